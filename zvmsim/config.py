@@ -1,0 +1,328 @@
+"""The whole emulated system as validated, immutable dataclasses.
+
+A scenario file is plain TOML; :func:`build_config` turns its tables into a
+:class:`SystemConfig`, rejecting unknown keys, wrong types and impossible
+combinations with a one-line :class:`~zvmsim.errors.ZvmsimError` that names
+the offending item. Engine modules only ever see these dataclasses.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from .calibration import Calibration
+from .errors import ZvmsimError
+
+__all__ = [
+    "ChannelConfig",
+    "CPConfig",
+    "GuestConfig",
+    "MinidiskConfig",
+    "MonitorConfig",
+    "ProcessorConfig",
+    "SystemConfig",
+    "SystemInfo",
+    "VolumeConfig",
+    "build_config",
+    "hex_range",
+]
+
+
+@dataclass(frozen=True)
+class SystemInfo:
+    """What Perfkit prints in a report header."""
+
+    sysid: str
+    cpu_model: str
+    serial: str
+    zvm_level: str
+    start: _dt.datetime
+    title: str
+
+
+@dataclass(frozen=True)
+class MonitorConfig:
+    """MONITOR SAMPLE INTERVAL and RATE (the high-frequency sampling rate)."""
+
+    sample_interval: float
+    hfs_interval: float
+
+
+@dataclass(frozen=True)
+class ProcessorConfig:
+    """Logical processors of the z/VM partition."""
+
+    count: int
+    pu_type: str
+
+
+@dataclass(frozen=True)
+class ChannelConfig:
+    """One channel path (CHPID)."""
+
+    chpid: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class VolumeConfig:
+    """A 3390 volume: its base RDEV, PAV aliases, control unit and paths."""
+
+    volser: str
+    model: str
+    control_unit: str
+    base: str
+    aliases: tuple[str, ...]
+    chpids: tuple[str, ...]
+    mdc: bool
+
+
+@dataclass(frozen=True)
+class MinidiskConfig:
+    """A minidisk: an extent of a volume owned by one user, linked by others."""
+
+    name: str
+    owner: str
+    vaddr: str
+    volser: str
+    start_cyl: int
+    cylinders: int
+    mdc: bool
+
+
+@dataclass(frozen=True)
+class GuestConfig:
+    """A group of identical virtual machines running one workload."""
+
+    name: str
+    userids: tuple[str, ...]
+    workload: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CPConfig:
+    """Control Program settings: minidisk cache and applied fixes (APARs)."""
+
+    mdc_system: bool
+    mdc_max_mb: float
+    fixes: dict[str, bool]
+
+
+@dataclass(frozen=True)
+class SystemConfig:
+    """Everything needed to build a :class:`~zvmsim.machine.Machine`."""
+
+    scenario: str
+    system: SystemInfo
+    monitor: MonitorConfig
+    duration: float
+    warmup: float
+    processors: ProcessorConfig
+    channels: dict[str, ChannelConfig]
+    volumes: dict[str, VolumeConfig]
+    minidisks: dict[str, MinidiskConfig]
+    guests: dict[str, GuestConfig]
+    cp: CPConfig
+    calibration: Calibration
+
+
+class _Table:
+    """A TOML table being consumed; leftovers are reported as unknown keys."""
+
+    def __init__(self, data: Any, where: str) -> None:
+        if not isinstance(data, dict):
+            raise ZvmsimError(f"{where} must be a table")
+        self.data = dict(data)
+        self.where = where
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        if key not in self.data:
+            if default is ...:
+                raise ZvmsimError(f"{self.where}: missing '{key}'")
+            return default
+        value = self.data.pop(key)
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if isinstance(value, bool) and kind in (int, float):
+            raise ZvmsimError(f"{self.where}.{key} must be a number, not {value!r}")
+        if not isinstance(value, kind):
+            name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+            raise ZvmsimError(f"{self.where}.{key} must be {name}, not {value!r}")
+        return value
+
+    def done(self) -> None:
+        if self.data:
+            raise ZvmsimError(f"{self.where}: unknown key '{sorted(self.data)[0]}'")
+
+
+def hex_range(text: str) -> list[str]:
+    """Expand ``"E7F8-E7FE"`` into device numbers ``["E7F8", ..., "E7FE"]``."""
+    try:
+        lo, _, hi = text.partition("-")
+        first, last = int(lo, 16), int(hi or lo, 16)
+    except ValueError:
+        raise ZvmsimError(f"bad device range '{text}'") from None
+    if last < first:
+        raise ZvmsimError(f"bad device range '{text}'")
+    return [f"{n:04X}" for n in range(first, last + 1)]
+
+
+def _positive(value: float, where: str) -> float:
+    if value <= 0:
+        raise ZvmsimError(f"{where} must be greater than 0, not {value}")
+    return value
+
+
+def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
+    """Validate a scenario's tables (knobs already applied) into a SystemConfig."""
+    top = _Table(raw, "scenario file")
+    scen = _Table(top.get("scenario", dict), "[scenario]")
+    name = scen.get("name", str)
+    title = scen.get("title", str)
+    scen.get("description", str, "")
+    scen.get("case_study", str, "")
+    duration = _positive(scen.get("duration", float), "duration")
+    warmup = scen.get("warmup", float, 0.0)
+    scen.done()
+
+    sysd = _Table(top.get("system", dict), "[system]")
+    start = sysd.get("start", (str, _dt.datetime))
+    if isinstance(start, str):
+        try:
+            start = _dt.datetime.fromisoformat(start)
+        except ValueError:
+            raise ZvmsimError(f"[system].start is not a date and time: {start!r}") from None
+    info = SystemInfo(
+        sysid=sysd.get("sysid", str),
+        cpu_model=sysd.get("cpu_model", str),
+        serial=sysd.get("serial", str),
+        zvm_level=sysd.get("zvm_level", str),
+        start=start.replace(tzinfo=None),
+        title=title,
+    )
+    sysd.done()
+
+    mon = _Table(top.get("monitor", dict), "[monitor]")
+    monitor = MonitorConfig(
+        sample_interval=_positive(mon.get("sample_interval", float), "sample_interval"),
+        hfs_interval=_positive(mon.get("hfs_interval", float), "hfs_interval"),
+    )
+    mon.done()
+    if monitor.hfs_interval > monitor.sample_interval:
+        raise ZvmsimError("hfs_interval cannot be longer than sample_interval")
+    if monitor.sample_interval > duration:
+        raise ZvmsimError(
+            f"duration {duration:g} s is shorter than one monitor interval "
+            f"({monitor.sample_interval:g} s)"
+        )
+
+    proc = _Table(top.get("processors", dict), "[processors]")
+    processors = ProcessorConfig(count=proc.get("count", int), pu_type=proc.get("type", str))
+    proc.done()
+    if not 1 <= processors.count <= 64:
+        raise ZvmsimError(f"processors.count must be 1 to 64, not {processors.count}")
+
+    channels = {}
+    for chpid, body in _Table(top.get("channels", dict), "[channels]").data.items():
+        t = _Table(body, f"[channels.{chpid}]")
+        kind = t.get("type", str)
+        t.done()
+        if kind not in calibration.channels:
+            raise ZvmsimError(f"channel {chpid}: unknown channel type '{kind}'")
+        channels[chpid] = ChannelConfig(chpid=chpid, kind=kind)
+
+    volumes = {}
+    for volser, body in _Table(top.get("volumes", dict), "[volumes]").data.items():
+        t = _Table(body, f"[volumes.{volser}]")
+        model = t.get("model", str)
+        cu = t.get("control_unit", str)
+        base = t.get("base", str).upper()
+        n_alias = t.get("aliases", int, 0)
+        pool = hex_range(t.get("alias_range", str, base))
+        chpids = tuple(t.get("chpids", list))
+        mdc = t.get("mdc", bool, False)
+        t.done()
+        if model not in calibration.models:
+            raise ZvmsimError(f"volume {volser}: unknown DASD model '{model}'")
+        if cu not in calibration.control_units:
+            raise ZvmsimError(f"volume {volser}: unknown control unit '{cu}'")
+        if n_alias < 0 or n_alias > len(pool):
+            raise ZvmsimError(
+                f"volume {volser}: {n_alias} aliases do not fit its alias range "
+                f"of {len(pool)} device numbers"
+            )
+        if not chpids:
+            raise ZvmsimError(f"volume {volser}: needs at least one channel path")
+        for c in chpids:
+            if c not in channels:
+                raise ZvmsimError(f"volume {volser}: unknown CHPID '{c}'")
+        aliases = tuple(pool[len(pool) - n_alias :]) if n_alias else ()
+        volumes[volser] = VolumeConfig(volser, model, cu, base, aliases, chpids, mdc)
+
+    guests = {}
+    for gname, body in _Table(top.get("guests", dict), "[guests]").data.items():
+        t = _Table(body, f"[guests.{gname}]")
+        count = t.get("count", int, 1)
+        prefix = t.get("userid", str)
+        workload = t.get("workload", str)
+        params = t.get("params", dict, {})
+        t.done()
+        if not 1 <= count <= 999:
+            raise ZvmsimError(f"guests.{gname}.count must be 1 to 999, not {count}")
+        userids = (prefix,) if count == 1 and not prefix.endswith("*") else tuple(
+            f"{prefix.rstrip('*')}{i}" for i in range(1, count + 1)
+        )
+        for u in userids:
+            if len(u) > 8:
+                raise ZvmsimError(f"userid '{u}' is longer than 8 characters")
+        guests[gname] = GuestConfig(gname, userids, workload, params)
+
+    minidisks = {}
+    for mname, body in _Table(top.get("minidisks", dict), "[minidisks]").data.items():
+        t = _Table(body, f"[minidisks.{mname}]")
+        per_user = t.get("per_user", str, "")
+        owner = t.get("owner", str, "")
+        vaddr = t.get("vaddr", str)
+        volser = t.get("volser", str)
+        start_cyl = t.get("start_cyl", int)
+        cylinders = t.get("cylinders", int)
+        mdc = t.get("mdc", bool, True)
+        t.done()
+        if per_user and per_user not in guests:
+            raise ZvmsimError(f"minidisk {mname}: unknown guest group '{per_user}'")
+        if volser not in volumes:
+            raise ZvmsimError(f"minidisk {mname}: unknown volume '{volser}'")
+        owners = guests[per_user].userids if per_user else (owner or mname.split()[0],)
+        size = calibration.models[volumes[volser].model]
+        for i, who in enumerate(owners):
+            first = start_cyl + i * cylinders
+            key = f"{who} {vaddr}" if per_user else mname
+            if cylinders < 1 or first < 0 or first + cylinders > size:
+                raise ZvmsimError(f"minidisk {key}: extent does not fit volume {volser}")
+            minidisks[key] = MinidiskConfig(key, who, vaddr, volser, first, cylinders, mdc)
+
+    cpd = _Table(top.get("cp", dict), "[cp]")
+    cp = CPConfig(
+        mdc_system=cpd.get("mdc_system", bool, True),
+        mdc_max_mb=cpd.get("mdc_max_mb", float, 0.0),
+        fixes={str(k): bool(v) for k, v in cpd.get("fixes", dict, {}).items()},
+    )
+    cpd.done()
+    top.done()
+    return SystemConfig(
+        scenario=name,
+        system=info,
+        monitor=monitor,
+        duration=duration,
+        warmup=warmup,
+        processors=processors,
+        channels=channels,
+        volumes=volumes,
+        minidisks=minidisks,
+        guests=guests,
+        cp=cp,
+        calibration=calibration,
+    )

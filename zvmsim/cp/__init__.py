@@ -1,0 +1,1 @@
+"""The Control Program: dispatching, real I/O with PAV, minidisk cache."""

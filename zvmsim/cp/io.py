@@ -1,0 +1,131 @@
+"""CP's real I/O layer: RDEVs, PAV base and alias exposures, the base queue.
+
+A volume with Parallel Access Volumes has one *base* RDEV and zero or more
+*alias* RDEVs; each exposure can run one I/O at a time. CP starts an I/O on
+the base if it is free, otherwise on any free alias — but only if the I/O is
+marked PAV-eligible. An I/O that finds no usable exposure waits in CP's queue
+at the base RDEV; when an exposure finishes, CP starts the oldest queued I/O
+that may run there. So an ineligible I/O can only ever run on the base.
+
+Counters follow the channel subsystem's measurement block (SSCH count, pend,
+disconnect and connect time per RDEV) plus CP's own queue time, which belongs
+to the base RDEV because that is where the queue lives.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Generator
+
+import simpy
+
+from ..hardware.channels import Chpid
+from ..hardware.dasd import DasdTiming
+from .dispatch import Processors
+from .vmdbk import IOW, Vmdbk
+
+__all__ = ["Rdev", "VolumeIO"]
+
+
+class Rdev:
+    """One real device exposure (a base or an alias) and its counters."""
+
+    __slots__ = (
+        "addr", "base", "volser", "busy", "ssch", "reads",
+        "pend_s", "disc_s", "conn_s", "queue_s", "avoided",
+    )
+
+    def __init__(self, addr: str, volser: str, base: Rdev | None = None) -> None:
+        self.addr = addr
+        self.base = base
+        self.volser = volser
+        self.busy = False
+        self.ssch = 0
+        self.reads = 0
+        self.pend_s = 0.0
+        self.disc_s = 0.0
+        self.conn_s = 0.0
+        self.queue_s = 0.0
+        self.avoided = 0
+
+
+class VolumeIO:
+    """The exposures of one volume and CP's I/O queue at its base RDEV."""
+
+    def __init__(
+        self,
+        env: simpy.Environment,
+        volser: str,
+        base: str,
+        aliases: tuple[str, ...],
+        paths: list[Chpid],
+        timing: DasdTiming,
+        processors: Processors,
+        path_us: dict[str, float],
+    ) -> None:
+        self.env = env
+        self.volser = volser
+        self.base = Rdev(base, volser)
+        self.aliases = [Rdev(a, volser, self.base) for a in aliases]
+        self.exposures = [self.base, *self.aliases]
+        self.paths = paths
+        self.timing = timing
+        self.processors = processors
+        self._rio_s = path_us["rio_us"] / 1e6
+        self._system_s = path_us["io_interrupt_system_us"] / 1e6
+        self._queue: deque[tuple[bool, simpy.Event]] = deque()
+        self._next_path = 0
+
+    @property
+    def queued(self) -> int:
+        """I/O requests waiting in CP's queue at the base RDEV right now."""
+        return len(self._queue)
+
+    def _free_exposure(self, pav_eligible: bool) -> Rdev | None:
+        if not self.base.busy:
+            return self.base
+        if pav_eligible:
+            for alias in self.aliases:
+                if not alias.busy:
+                    return alias
+        return None
+
+    def io(self, user: Vmdbk, nbytes: int, read: bool, pav_eligible: bool) -> Generator:
+        """Run one real I/O for *user*: queue if needed, then pend+disc+conn."""
+        env = self.env
+        user.state = IOW
+        rdev = self._free_exposure(pav_eligible)
+        if rdev is None:
+            wait = env.event()
+            queued_at = env.now
+            self._queue.append((pav_eligible, wait))
+            rdev = yield wait
+            self.base.queue_s += env.now - queued_at
+        rdev.busy = True
+        path = self.paths[self._next_path]
+        self._next_path = (self._next_path + 1) % len(self.paths)
+        pend, disc, conn = self.timing.sample(nbytes, path)
+        yield env.timeout(pend + disc + conn)
+        rdev.ssch += 1
+        rdev.reads += read
+        rdev.pend_s += pend
+        rdev.disc_s += disc
+        rdev.conn_s += conn
+        path.busy_s += conn
+        path.ios += 1
+        user.pending_cp_s += self._rio_s
+        self.processors.charge_system(self._system_s)
+        self._finish(rdev)
+
+    def _finish(self, rdev: Rdev) -> None:
+        """Start the oldest queued I/O that may use *rdev*, or free it."""
+        queue = self._queue
+        if queue:
+            is_base = rdev.base is None
+            for i, (eligible, wait) in enumerate(queue):
+                if is_base or eligible:
+                    del queue[i]
+                    wait.succeed(rdev)
+                    return
+        rdev.busy = False

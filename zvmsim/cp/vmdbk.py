@@ -1,0 +1,36 @@
+"""The VMDBK: CP's control block for one virtual machine.
+
+It holds the user's current *state* (what the high-frequency monitor sampler
+sees) and the cumulative counters that monitor sample records carry.
+"""
+
+from __future__ import annotations
+
+__all__ = ["STATES", "Vmdbk"]
+
+# The wait states of FCX114 USTAT, in its column order. A sampler files every
+# observation of a user under exactly one of these.
+STATES: tuple[str, ...] = (
+    "run", "cpu", "ldg", "pgw", "iow", "sim", "tiw", "cfw",
+    "ti", "el", "dm", "ioa", "pga", "lim", "oth",
+)
+RUN, CPU, LDG, PGW, IOW, SIM, TIW, CFW, TI, EL, DM, IOA, PGA, LIM, OTH = range(len(STATES))
+
+
+class Vmdbk:
+    """One virtual machine as CP sees it."""
+
+    __slots__ = (
+        "userid", "state", "vcpu_s", "tcpu_s", "vio", "vio_dasd", "vio_avoid",
+        "pending_cp_s",
+    )
+
+    def __init__(self, userid: str) -> None:
+        self.userid = userid
+        self.state = DM
+        self.vcpu_s = 0.0
+        self.tcpu_s = 0.0
+        self.vio = 0
+        self.vio_dasd = 0
+        self.vio_avoid = 0
+        self.pending_cp_s = 0.0  # CP work done for the user, charged at its next dispatch

@@ -1,0 +1,14 @@
+"""Guest workloads: what runs inside the virtual machines.
+
+A workload class takes the machine, its VMDBK, its parameters and a random
+stream, names the minidisks it links (``links``), and provides ``run()``, a
+SimPy process. ``WORKLOADS`` maps the names used in scenario files to classes.
+"""
+
+from __future__ import annotations
+
+from .cms import CmsCopyfile, CmsLight
+
+__all__ = ["WORKLOADS", "CmsCopyfile", "CmsLight"]
+
+WORKLOADS = {"cms_copyfile": CmsCopyfile, "cms_light": CmsLight}

@@ -1,0 +1,56 @@
+"""What every workload shares: parameter checking and the machine it runs on."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..cp.vmdbk import Vmdbk
+from ..errors import ZvmsimError
+
+if TYPE_CHECKING:
+    from ..machine import Machine
+
+__all__ = ["Workload"]
+
+
+class Workload:
+    """Base class: subclasses declare ``PARAMS`` (name -> default) and ``run``."""
+
+    PARAMS: ClassVar[dict[str, Any]] = {}
+
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        unknown = sorted(set(params) - set(self.PARAMS))
+        if unknown:
+            raise ZvmsimError(f"workload {type(self).__name__}: unknown parameter '{unknown[0]}'")
+        self.p = {**self.PARAMS, **params}
+        for key, default in self.PARAMS.items():
+            if type(self.p[key]) is not type(default) and not (
+                isinstance(default, float) and isinstance(self.p[key], int)
+            ):
+                raise ZvmsimError(
+                    f"workload {type(self).__name__}: parameter '{key}' must be "
+                    f"{type(default).__name__}"
+                )
+        self.machine = machine
+        self.vm = vm
+        self.rnd = rnd
+
+    def minidisk(self, name: str) -> Any:
+        """The machine's minidisk *name*, with ``{userid}`` filled in."""
+        key = name.format(userid=self.vm.userid)
+        try:
+            return self.machine.minidisks[key]
+        except KeyError:
+            raise ZvmsimError(f"user {self.vm.userid}: no minidisk '{key}'") from None
+
+    @property
+    def links(self) -> list[str]:
+        """Names of the minidisks this guest links."""
+        return []
+
+    def run(self) -> Generator:  # pragma: no cover - abstract
+        raise NotImplementedError

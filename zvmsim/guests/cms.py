@@ -1,0 +1,114 @@
+"""CMS workloads: a COPYFILE loop, and a light interactive user.
+
+**COPYFILE loop.** The user copies every file of a shared read-only minidisk
+to its own read-write minidisk, over and over. The shared disk holds files of
+varied size laid out one after another (the layout comes from the run's seed
+and is the same for every user); COPYFILE reads each file in chunks of
+``blocks_per_io`` 4 KB blocks and writes each chunk out before reading the
+next. Each user starts at a different file. Every virtual I/O costs a little
+guest CPU (``vcpu_us``) plus CP's simulation of the I/O.
+
+**Light user.** Thinks (dormant, off the dispatch list), wakes, does one small
+virtual I/O to its own minidisk, and thinks again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from ..errors import ZvmsimError
+from .base import Workload
+
+__all__ = ["CmsCopyfile", "CmsLight", "file_layout"]
+
+
+def file_layout(blocks: int, mean_blocks: float, fill: float, rnd: Any) -> list[tuple[int, int]]:
+    """Files as (first block, size in blocks), packed from block 0 to *fill* of the disk."""
+    files, at, limit = [], 0, int(blocks * fill)
+    while True:
+        size = 1 + int(rnd.expovariate(1.0 / max(mean_blocks - 1.0, 1e-9)))
+        if at + size > limit:
+            break
+        files.append((at, size))
+        at += size
+    return files or [(0, max(1, min(blocks, limit)))]
+
+
+class CmsCopyfile(Workload):
+    """COPYFILE from a shared read-only minidisk to a private one, in a loop."""
+
+    PARAMS = {
+        "source": "",
+        "target": "",
+        "blocks_per_io": 8,
+        "vcpu_us": 8.8,
+        "file_blocks": 24.0,
+        "fill": 0.9,
+    }
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.source = self.minidisk(self.p["source"])
+        self.target = self.minidisk(self.p["target"])
+        if self.p["blocks_per_io"] < 1:
+            raise ZvmsimError(f"user {self.vm.userid}: blocks_per_io must be at least 1")
+        self.files = self.machine.shared_layout(
+            self.p["source"],
+            lambda rnd: file_layout(
+                self.source.blocks, self.p["file_blocks"], self.p["fill"], rnd
+            ),
+        )
+
+    @property
+    def links(self) -> list[str]:
+        return [self.source.name, self.target.name]
+
+    def run(self) -> Generator:
+        vm, cpu = self.vm, self.machine.processors
+        src, dst = self.source, self.target
+        vcpu_s = self.p["vcpu_us"] / 1e6
+        chunk = self.p["blocks_per_io"]
+        files = self.files
+        index = self.rnd.randrange(len(files))
+        out_block = self.rnd.randrange(dst.blocks)
+        while True:
+            first, size = files[index]
+            offset = 0
+            while offset < size:
+                count = min(chunk, size - offset)
+                yield from cpu.run(vm, vcpu_s, 0.0)
+                yield from src.io(vm, first + offset, count, write=False)
+                yield from cpu.run(vm, vcpu_s, 0.0)
+                yield from dst.io(vm, out_block, count, write=True)
+                out_block = (out_block + count) % dst.blocks
+                offset += count
+            index = (index + 1) % len(files)
+
+
+class CmsLight(Workload):
+    """An occasional CMS user: think, one small I/O, think again."""
+
+    PARAMS = {"minidisk": "", "think_s": 3.0, "vcpu_us": 200.0, "write_share": 0.3}
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.disk = self.minidisk(self.p["minidisk"])
+
+    @property
+    def links(self) -> list[str]:
+        return [self.disk.name]
+
+    def run(self) -> Generator:
+        vm, m, rnd = self.vm, self.machine, self.rnd
+        env = m.env
+        think = self.p["think_s"]
+        vcpu_s = self.p["vcpu_us"] / 1e6
+        yield env.timeout(rnd.uniform(0.0, think))
+        while True:
+            m.add_to_dispatch_list(vm)
+            yield from m.processors.run(vm, vcpu_s, 0.0)
+            block = rnd.randrange(self.disk.blocks)
+            yield from self.disk.io(vm, block, 1, write=rnd.random() < self.p["write_share"])
+            m.drop_from_dispatch_list(vm)
+            yield env.timeout(rnd.expovariate(1.0 / think))

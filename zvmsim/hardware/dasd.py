@@ -1,0 +1,47 @@
+"""DASD service time: function pending, disconnect and connect, per I/O.
+
+A cached control unit (2105 class) answers an I/O in three phases, the ones
+the channel subsystem measures and Perfkit shows in FCX108:
+
+* **pend** — from SSCH until the device starts: path and control-unit set-up;
+* **disc** — the device works disconnected (reconnect after a cache hit or a
+  DASD fast write);
+* **conn** — connected to the channel: protocol overhead plus the data moved
+  at the slower of the channel's data rate and the control unit's per-I/O
+  transfer rate, so bigger I/Os take longer.
+
+Each phase varies around its mean by the control unit's ``jitter``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..calibration import ControlUnitTiming
+from .channels import Chpid
+
+__all__ = ["DasdTiming"]
+
+
+class DasdTiming:
+    """Draws (pend, disc, conn) in seconds for I/Os to one volume."""
+
+    __slots__ = ("_pend", "_disc", "_conn0", "_cu_rate", "_lo", "_span", "_rand")
+
+    def __init__(self, cu: ControlUnitTiming, rnd: random.Random) -> None:
+        self._pend = cu.pend_ms / 1000.0
+        self._disc = cu.disc_ms / 1000.0
+        self._conn0 = cu.conn_overhead_ms / 1000.0
+        self._cu_rate = cu.transfer_mb_s * 1e6
+        self._lo = 1.0 - cu.jitter
+        self._span = 2.0 * cu.jitter
+        self._rand = rnd.random
+
+    def sample(self, nbytes: int, path: Chpid) -> tuple[float, float, float]:
+        """One I/O's pend, disc and conn times (seconds) over channel *path*."""
+        r, lo, span = self._rand, self._lo, self._span
+        pend = self._pend * (lo + span * r())
+        disc = self._disc * (lo + span * r())
+        rate = min(path.bytes_per_s, self._cu_rate)
+        conn = (self._conn0 + nbytes / rate) * (lo + span * r())
+        return pend, disc, conn

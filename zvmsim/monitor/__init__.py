@@ -1,0 +1,1 @@
+"""CP Monitor: record definitions, the collector, and monitor data streams."""

@@ -1,0 +1,191 @@
+"""The monitor collector: CP's side of MONITOR START.
+
+At start it writes configuration records (system, sample profile, devices,
+logged-on users) and a first sample set. Then, on one timeline:
+
+* every high-frequency rate (MONITOR SAMPLE RATE) it *samples states*: which
+  wait state each user is in, how many I/Os are queued at each RDEV, whether
+  each exposure is busy — adding one to counters, exactly as CP does, so the
+  reports show shares of samples, not of time;
+* every sample interval it writes a sample set: one record per processor,
+  user and device, carrying cumulative counters, then an end-of-set record.
+
+Scheduler events (dispatch-list adds and drops) are written as they happen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING
+
+from ..cp.vmdbk import DM, STATES, Vmdbk
+from .records import (
+    MRIODDEV,
+    MRMTRDEV,
+    MRMTREND,
+    MRMTRSPR,
+    MRMTRSYS,
+    MRMTRUSR,
+    MRPRCPRP,
+    MRSCLADL,
+    MRSCLDDL,
+    MRSYTSYG,
+    MRUSEACT,
+    Record,
+)
+from .stream import MonitorData
+from .tod import to_tod
+
+if TYPE_CHECKING:
+    from ..machine import Machine
+
+__all__ = ["MonitorCollector"]
+
+
+def _us(seconds: float) -> int:
+    return int(round(seconds * 1e6))
+
+
+class MonitorCollector:
+    """Writes CP Monitor records for one :class:`~zvmsim.machine.Machine`."""
+
+    def __init__(self, machine: Machine) -> None:
+        self.machine = machine
+        self.data = MonitorData()
+        self.running = False
+        self._t0 = 0.0
+        self._tod0 = to_tod(machine.config.system.start)
+        self._user_hf = {u: [0] * len(STATES) for u in machine.users}
+        self._dev_hf = {r.addr: [0, 0, 0] for v in machine.volumes.values() for r in v.exposures}
+        self._sys_hf = [0, 0, 0]
+        self._interval = 0
+
+    def tod(self) -> int:
+        """The TOD clock now (the configured start is monitor start)."""
+        return self._tod0 + _us(self.machine.env.now - self._t0) * 4096
+
+    def start(self) -> None:
+        """MONITOR START: configuration records, a first sample set, then timers."""
+        self._t0 = self.machine.env.now
+        self.running = True
+        self._config_records()
+        self._sample_set()
+        self.machine.env.process(self._timeline())
+
+    def dispatch_event(self, user: Vmdbk, added: bool) -> None:
+        """Record a dispatch-list add or drop (scheduler domain event)."""
+        if self.running:
+            cls = MRSCLADL if added else MRSCLDDL
+            self.data.records.append(cls(tod=self.tod(), userid=user.userid))
+
+    def _timeline(self) -> Generator:
+        env = self.machine.env
+        mon = self.machine.config.monitor
+        hf_next, sample_next, k = mon.hfs_interval, mon.sample_interval, 1
+        hf_n = 1
+        while True:
+            now = min(hf_next, sample_next)
+            yield env.timeout(self._t0 + now - env.now)
+            if hf_next <= sample_next:
+                self._hf_sample()
+                hf_n += 1
+                hf_next = hf_n * mon.hfs_interval
+            if sample_next <= hf_next and abs(env.now - self._t0 - sample_next) < 1e-9:
+                self._sample_set()
+                k += 1
+                sample_next = k * mon.sample_interval
+
+    def _hf_sample(self) -> None:
+        m = self.machine
+        dispatch = 0
+        for userid, vm in m.users.items():
+            self._user_hf[userid][vm.state] += 1
+            dispatch += vm.state != DM
+        self._sys_hf[0] += 1
+        self._sys_hf[1] += dispatch
+        for vol in m.volumes.values():
+            queued = vol.queued
+            for rdev in vol.exposures:
+                hf = self._dev_hf[rdev.addr]
+                hf[0] += 1
+                if rdev.base is None:
+                    hf[1] += queued
+                hf[2] += rdev.busy
+
+    def _config_records(self) -> None:
+        m, tod, out = self.machine, self.tod(), self.data.records
+        cfg = m.config
+        info = cfg.system
+        out.append(
+            MRMTRSYS(
+                tod=tod, sysid=info.sysid, cpu_model=info.cpu_model, serial=info.serial,
+                zvm_level=info.zvm_level, title=info.title, processors=cfg.processors.count,
+            )
+        )
+        out.append(
+            MRMTRSPR(
+                tod=tod,
+                interval_ms=_us(cfg.monitor.sample_interval) // 1000,
+                hf_rate_cs=int(round(cfg.monitor.hfs_interval * 100)),
+            )
+        )
+        for volser, vol in m.volumes.items():
+            vcfg = cfg.volumes[volser]
+            for rdev in vol.exposures:
+                out.append(
+                    MRMTRDEV(
+                        tod=tod, rdev=rdev.addr, devtype=vcfg.model, volser=volser,
+                        base=rdev.base.addr if rdev.base else "",
+                        control_unit=vcfg.control_unit, chpids=",".join(vcfg.chpids),
+                        links=m.links.get(volser, 0),
+                    )
+                )
+        for userid in m.users:
+            out.append(MRMTRUSR(tod=tod, userid=userid))
+
+    def _sample_set(self) -> None:
+        m, tod, out = self.machine, self.tod(), self.data.records
+        now = m.env.now
+        out.append(
+            MRSYTSYG(
+                tod=tod, logged=len(m.users), hf_samples=self._sys_hf[0],
+                hf_dispatch=self._sys_hf[1], hf_eligible=self._sys_hf[2],
+            )
+        )
+        procs = m.processors
+        for cpu in range(procs.count):
+            out.append(
+                MRPRCPRP(
+                    tod=tod, cpu=f"{cpu:02X}", pu_type=m.config.processors.pu_type,
+                    elapsed_us=_us(now), busy_us=_us(procs.busy_s[cpu]),
+                    virtual_us=_us(procs.virtual_s[cpu]), system_us=_us(procs.system_s[cpu]),
+                )
+            )
+        for userid, vm in m.users.items():
+            hf = self._user_hf[userid]
+            states = {f"hf_{name}": hf[i] for i, name in enumerate(STATES)}
+            out.append(
+                MRUSEACT(
+                    tod=tod, userid=userid, tcpu_us=_us(vm.tcpu_s), vcpu_us=_us(vm.vcpu_s),
+                    vio=vm.vio, vio_dasd=vm.vio_dasd, vio_avoid=vm.vio_avoid,
+                    hf_samples=sum(hf), **states,
+                )
+            )
+        for vol in m.volumes.values():
+            for rdev in vol.exposures:
+                hf = self._dev_hf[rdev.addr]
+                out.append(
+                    MRIODDEV(
+                        tod=tod, rdev=rdev.addr, ssch=rdev.ssch, reads=rdev.reads,
+                        avoided=rdev.avoided, pend_us=_us(rdev.pend_s), disc_us=_us(rdev.disc_s),
+                        conn_us=_us(rdev.conn_s), cuwt_us=0, queue_us=_us(rdev.queue_s),
+                        hf_samples=hf[0], hf_queued=hf[1], hf_busy=hf[2],
+                    )
+                )
+        out.append(MRMTREND(tod=tod, interval=self._interval))
+        self._interval += 1
+
+
+def records_of(data: MonitorData, cls: type[Record]) -> list[Record]:
+    """The records of one type, in order."""
+    return [r for r in data.records if type(r) is cls]

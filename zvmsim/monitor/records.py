@@ -1,0 +1,319 @@
+"""CP Monitor records: typed, with domain and record numbers modelled on CP's.
+
+Every record starts with the 20-byte MRHDR (length, zero, domain, record
+number, TOD clock); the body is a fixed layout of big-endian integers and
+EBCDIC character fields, so a record set can be written to and read from a
+MONWRITE file byte for byte. Counters are cumulative since the machine
+started (a reader takes deltas between sample sets); fields marked *gauge*
+are a value at the moment of the sample.
+
+Record names follow CP's (MRIODDEV, MRUSEACT, ...). Where the real layout is
+not public the fields are ours, chosen to carry what the reports need.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+from ..errors import ZvmsimError
+
+__all__ = [
+    "HEADER",
+    "RECORD_TYPES",
+    "MRIODDEV",
+    "MRMTRDEV",
+    "MRMTREND",
+    "MRMTRSPR",
+    "MRMTRSYS",
+    "MRMTRUSR",
+    "MRPRCPRP",
+    "MRSCLADL",
+    "MRSCLDDL",
+    "MRSYTSYG",
+    "MRUSEACT",
+    "Record",
+    "decode",
+]
+
+HEADER = struct.Struct(">HHBxH8s4x")  # MRHDRLEN, MRHDRZER, MRHDRDM, MRHDRRC, MRHDRTOD
+EBCDIC = "cp500"
+
+
+def _char(length: int) -> Any:
+    return field(metadata={"char": length})
+
+
+def _gauge() -> Any:
+    return field(metadata={"gauge": True})
+
+
+class Record:
+    """Base of all monitor records: a TOD stamp plus a fixed body layout."""
+
+    DOMAIN: ClassVar[int]
+    NUMBER: ClassVar[int]
+    KEY: ClassVar[str | None] = None  # the field naming the entity (userid, rdev, ...)
+    _struct: ClassVar[struct.Struct]
+    _spec: ClassVar[tuple[tuple[str, int | None], ...]]
+
+    tod: int
+
+    @classmethod
+    def _layout(cls) -> tuple[struct.Struct, tuple[tuple[str, int | None], ...]]:
+        if "_struct" not in cls.__dict__:
+            spec, fmt = [], ">"
+            for f in fields(cls):  # type: ignore[arg-type]
+                if f.name == "tod":
+                    continue
+                length = f.metadata.get("char")
+                spec.append((f.name, length))
+                fmt += f"{length}s" if length else "q"
+            cls._struct = struct.Struct(fmt)
+            cls._spec = tuple(spec)
+        return cls._struct, cls._spec
+
+    @classmethod
+    def counters(cls) -> tuple[str, ...]:
+        """Names of the cumulative integer fields (what a reader takes deltas of)."""
+        return tuple(
+            f.name
+            for f in fields(cls)  # type: ignore[arg-type]
+            if f.name != "tod" and "char" not in f.metadata and not f.metadata.get("gauge")
+        )
+
+    def to_bytes(self) -> bytes:
+        """The record as CP would store it: MRHDR followed by the body."""
+        body_struct, spec = self._layout()
+        values = []
+        for name, length in spec:
+            value = getattr(self, name)
+            if length:
+                value = str(value).upper().ljust(length)[:length].encode(EBCDIC)
+            values.append(value)
+        body = body_struct.pack(*values)
+        size = HEADER.size + len(body)
+        return HEADER.pack(size, 0, self.DOMAIN, self.NUMBER, self.tod.to_bytes(8, "big")) + body
+
+    @classmethod
+    def from_body(cls, tod: int, body: bytes) -> Record:
+        """Rebuild a record from its TOD and body bytes."""
+        body_struct, spec = cls._layout()
+        if len(body) != body_struct.size:
+            raise ZvmsimError(
+                f"monitor record D{cls.DOMAIN} R{cls.NUMBER} has {len(body)} body bytes, "
+                f"expected {body_struct.size}"
+            )
+        values = body_struct.unpack(body)
+        kwargs = {}
+        for (name, length), value in zip(spec, values):
+            kwargs[name] = value.decode(EBCDIC).rstrip() if length else value
+        return cls(tod=tod, **kwargs)  # type: ignore[call-arg]
+
+
+# ---- Domain 1: Monitor (configuration and control) -------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MRMTRSYS(Record):
+    """D1 R4 — system configuration: who and what is being monitored."""
+
+    DOMAIN = 1
+    NUMBER = 4
+    tod: int
+    sysid: str = _char(8)
+    cpu_model: str = _char(16)
+    serial: str = _char(8)
+    zvm_level: str = _char(8)
+    title: str = _char(64)
+    processors: int = _gauge()
+
+
+@dataclass(frozen=True, slots=True)
+class MRMTRDEV(Record):
+    """D1 R6 — device configuration: one per RDEV (a PAV alias names its base)."""
+
+    DOMAIN = 1
+    NUMBER = 6
+    KEY = "rdev"
+    tod: int
+    rdev: str = _char(4)
+    devtype: str = _char(8)
+    volser: str = _char(6)
+    base: str = _char(4)
+    control_unit: str = _char(8)
+    chpids: str = _char(32)
+    links: int = _gauge()
+
+
+@dataclass(frozen=True, slots=True)
+class MRMTRSPR(Record):
+    """D1 R9 — sample profile: interval length and high-frequency sampling rate."""
+
+    DOMAIN = 1
+    NUMBER = 9
+    tod: int
+    interval_ms: int = _gauge()
+    hf_rate_cs: int = _gauge()  # hundredths of a second, as CP keeps it
+
+
+@dataclass(frozen=True, slots=True)
+class MRMTREND(Record):
+    """D1 R11 — end of a sample set: closes one monitor interval."""
+
+    DOMAIN = 1
+    NUMBER = 11
+    tod: int
+    interval: int = _gauge()
+
+
+@dataclass(frozen=True, slots=True)
+class MRMTRUSR(Record):
+    """D1 R15 — a logged-on user (configuration)."""
+
+    DOMAIN = 1
+    NUMBER = 15
+    KEY = "userid"
+    tod: int
+    userid: str = _char(8)
+
+
+# ---- Domain 0: System; Domain 5: Processor (sample) ------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MRSYTSYG(Record):
+    """D0 R19 — system-wide data, with high-frequency list counts."""
+
+    DOMAIN = 0
+    NUMBER = 19
+    tod: int
+    logged: int = _gauge()
+    hf_samples: int = 0
+    hf_dispatch: int = 0  # users found in the dispatch list, summed over samples
+    hf_eligible: int = 0  # users found in the eligible list, summed over samples
+
+
+@dataclass(frozen=True, slots=True)
+class MRPRCPRP(Record):
+    """D5 R3 — one logical processor: busy, emulation and system time (us)."""
+
+    DOMAIN = 5
+    NUMBER = 3
+    KEY = "cpu"
+    tod: int
+    cpu: str = _char(4)
+    pu_type: str = _char(4)
+    elapsed_us: int = 0
+    busy_us: int = 0
+    virtual_us: int = 0
+    system_us: int = 0
+
+
+# ---- Domain 2: Scheduler (event) -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MRSCLADL(Record):
+    """D2 R4 — event: a user was added to the dispatch list."""
+
+    DOMAIN = 2
+    NUMBER = 4
+    KEY = "userid"
+    tod: int
+    userid: str = _char(8)
+
+
+@dataclass(frozen=True, slots=True)
+class MRSCLDDL(Record):
+    """D2 R5 — event: a user was dropped from the dispatch list."""
+
+    DOMAIN = 2
+    NUMBER = 5
+    KEY = "userid"
+    tod: int
+    userid: str = _char(8)
+
+
+# ---- Domain 4: User (sample) -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MRUSEACT(Record):
+    """D4 R3 — user activity: CPU times, virtual I/O, sampled wait states."""
+
+    DOMAIN = 4
+    NUMBER = 3
+    KEY = "userid"
+    tod: int
+    userid: str = _char(8)
+    tcpu_us: int = 0
+    vcpu_us: int = 0
+    vio: int = 0
+    vio_dasd: int = 0
+    vio_avoid: int = 0
+    hf_samples: int = 0
+    hf_run: int = 0
+    hf_cpu: int = 0
+    hf_ldg: int = 0
+    hf_pgw: int = 0
+    hf_iow: int = 0
+    hf_sim: int = 0
+    hf_tiw: int = 0
+    hf_cfw: int = 0
+    hf_ti: int = 0
+    hf_el: int = 0
+    hf_dm: int = 0
+    hf_ioa: int = 0
+    hf_pga: int = 0
+    hf_lim: int = 0
+    hf_oth: int = 0
+
+
+# ---- Domain 6: I/O (sample) ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MRIODDEV(Record):
+    """D6 R3 — device activity: measurement-block times, CP queue, HF samples."""
+
+    DOMAIN = 6
+    NUMBER = 3
+    KEY = "rdev"
+    tod: int
+    rdev: str = _char(4)
+    ssch: int = 0
+    reads: int = 0
+    avoided: int = 0
+    pend_us: int = 0
+    disc_us: int = 0
+    conn_us: int = 0
+    cuwt_us: int = 0
+    queue_us: int = 0
+    hf_samples: int = 0
+    hf_queued: int = 0
+    hf_busy: int = 0
+
+
+RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
+    (cls.DOMAIN, cls.NUMBER): cls
+    for cls in (
+        MRMTRSYS, MRMTRDEV, MRMTRSPR, MRMTREND, MRMTRUSR, MRSYTSYG, MRPRCPRP,
+        MRSCLADL, MRSCLDDL, MRUSEACT, MRIODDEV,
+    )
+}
+
+
+def decode(data: bytes, offset: int = 0) -> tuple[Record, int]:
+    """Decode the record at *offset*; return it and the offset of the next one."""
+    if len(data) - offset < HEADER.size:
+        raise ZvmsimError(f"monitor data truncated at byte {offset}")
+    size, zero, domain, number, tod = HEADER.unpack_from(data, offset)
+    if zero != 0 or size < HEADER.size or offset + size > len(data):
+        raise ZvmsimError(f"corrupt monitor record header at byte {offset}")
+    cls = RECORD_TYPES.get((domain, number))
+    if cls is None:
+        raise ZvmsimError(f"unknown monitor record D{domain} R{number} at byte {offset}")
+    body = data[offset + HEADER.size : offset + size]
+    return cls.from_body(int.from_bytes(tod, "big"), body), offset + size
