@@ -14,7 +14,6 @@ to the base RDEV because that is where the queue lives.
 
 from __future__ import annotations
 
-import random
 from collections import deque
 from collections.abc import Generator
 

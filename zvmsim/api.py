@@ -1,0 +1,61 @@
+"""The public entry points: simulate a scenario, then build reports from its records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import ZvmsimError
+from .machine import Machine
+from .monitor.stream import MonitorData
+from .perfkit import Report, RunData, find_report, reduce
+from .scenario import load_scenario
+
+__all__ = ["report", "reports", "simulate"]
+
+
+def simulate(
+    scenario: str,
+    knobs: dict[str, Any] | None = None,
+    *,
+    seed: int = 1,
+    duration: float | None = None,
+    interval: float | None = None,
+) -> MonitorData:
+    """Run *scenario* with *knobs* and return its CP Monitor records."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ZvmsimError(f"seed must be a whole number 0 or more, not {seed!r}")
+    config = load_scenario(scenario).config(knobs, duration=duration, interval=interval)
+    return Machine(config, seed).run()
+
+
+def _run_data(data: MonitorData | RunData) -> RunData:
+    return data if isinstance(data, RunData) else reduce(data)
+
+
+def report(
+    data: MonitorData | RunData,
+    code: str,
+    *,
+    user: str | None = None,
+    interval: int | None = None,
+) -> Report:
+    """Build report *code* (``FCX108`` or ``DEVICE``...) from monitor data.
+
+    *user* limits per-user reports to one guest; *interval* (0-based) gives
+    the INTERIM report for one monitor interval instead of the whole run.
+    """
+    run = _run_data(data)
+    spec = find_report(code)
+    if user is not None and user.upper() not in run.users:
+        raise ZvmsimError(f"no user '{user}' in the monitor data")
+    if interval is not None and not 0 <= interval < len(run.intervals):
+        raise ZvmsimError(
+            f"interval {interval} does not exist (the data has {len(run.intervals)})"
+        )
+    return spec.make(run, user=user.upper() if user else None, interval=interval)
+
+
+def reports(data: MonitorData | RunData, *codes: str, user: str | None = None) -> list[Report]:
+    """Several reports from one reduction of the monitor data."""
+    run = _run_data(data)
+    return [report(run, code, user=user) for code in codes]

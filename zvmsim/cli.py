@@ -1,0 +1,164 @@
+"""The command line: ``zvmsim scenarios|knobs|report|monwrite`` (see docs/contract)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from .api import report as build_report
+from .api import simulate
+from .errors import ZvmsimError
+from .monitor.stream import MonitorData
+from .perfkit import Report, reduce
+from .scenario import load_scenario, scenario_names
+
+__all__ = ["main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad usage as a ZvmsimError (one line, exit 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise ZvmsimError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="zvmsim", description="z/VM performance case studies, emulated.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub.add_parser("scenarios", help="list scenarios and their knobs")
+    k = sub.add_parser("knobs", help="show a scenario's knobs")
+    k.add_argument("scenario")
+
+    def run_options(q: argparse.ArgumentParser) -> None:
+        q.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE")
+        q.add_argument("--seed", type=int, default=1)
+        q.add_argument("--duration", type=float, metavar="SECONDS")
+        q.add_argument("--interval", type=float, metavar="SECONDS")
+
+    r = sub.add_parser("report", help="simulate a scenario and print reports")
+    r.add_argument("names", nargs="+", metavar="SCENARIO REPORT")
+    run_options(r)
+    r.add_argument("--from", dest="source", metavar="FILE", help="report from a monitor file")
+    r.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    r.add_argument("--user", metavar="USERID")
+    m = sub.add_parser("monwrite", help="simulate a scenario and save its monitor data")
+    m.add_argument("scenario")
+    m.add_argument("-o", "--output", required=True, metavar="FILE")
+    run_options(m)
+    return p
+
+
+def _knob_values(pairs: list[str]) -> dict[str, str]:
+    values = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ZvmsimError(f"--set takes KNOB=VALUE, not '{pair}'")
+        values[key.strip()] = value.strip()
+    return values
+
+
+def _simulate(args: argparse.Namespace, scenario: str) -> MonitorData:
+    for name in ("duration", "interval"):
+        value = getattr(args, name)
+        if value is not None and not (value > 0 and math.isfinite(value)):
+            raise ZvmsimError(f"--{name} must be a positive number of seconds")
+    return simulate(
+        scenario, _knob_values(args.set), seed=args.seed,
+        duration=args.duration, interval=args.interval,
+    )
+
+
+def _rows(rep: Report) -> list[dict]:
+    rows = rep.frame.round(3).to_dict("records")
+    return [
+        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
+        for row in rows
+    ]
+
+
+def _print_reports(reps: list[Report], fmt: str) -> None:
+    out = sys.stdout
+    if fmt == "text":
+        out.write("\n\n".join(r.text for r in reps) + "\n")
+    elif fmt == "csv":
+        for rep in reps:
+            if len(reps) > 1:
+                out.write(f"# {rep.fcx} {rep.name}\n")
+            out.write(rep.frame.round(3).to_csv(index=False, lineterminator="\n"))
+    else:
+        doc = {r.fcx: {"name": r.name, "title": r.title, "rows": _rows(r)} for r in reps}
+        out.write(json.dumps(doc, indent=1) + "\n")
+
+
+def _cmd_report(args: argparse.Namespace) -> None:
+    names = list(args.names)
+    if args.source:
+        if args.set or args.duration or args.interval:
+            raise ZvmsimError("--from reads saved data: --set, --duration and --interval do not apply")
+        try:
+            data = MonitorData.from_bytes(Path(args.source).read_bytes())
+        except OSError as exc:
+            raise ZvmsimError(f"cannot read {args.source}: {exc.strerror}") from None
+    else:
+        if len(names) < 2:
+            raise ZvmsimError("report needs a scenario and at least one report name")
+        data = _simulate(args, names.pop(0))
+    run = reduce(data)
+    reps = [build_report(run, name, user=args.user) for name in names]
+    _print_reports(reps, args.format)
+
+
+def _cmd_monwrite(args: argparse.Namespace) -> None:
+    data = _simulate(args, args.scenario)
+    try:
+        Path(args.output).write_bytes(data.to_bytes())
+    except OSError as exc:
+        raise ZvmsimError(f"cannot write {args.output}: {exc.strerror}") from None
+    print(f"{len(data)} monitor records written to {args.output}")
+
+
+def _cmd_scenarios() -> None:
+    for name in scenario_names():
+        sc = load_scenario(name)
+        knobs = ", ".join(f"{k.name}={k.show(k.default)}" for k in sc.knobs.values()) or "-"
+        print(f"{name:<20} {sc.title:<28} knobs: {knobs}")
+
+
+def _cmd_knobs(scenario: str) -> None:
+    sc = load_scenario(scenario)
+    print(f"{'knob':<20} {'type':<7} {'default':<10} {'allowed':<22} help")
+    for k in sc.knobs.values():
+        print(f"{k.name:<20} {k.kind:<7} {k.show(k.default):<10} {k.allowed():<22} {k.help}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    try:
+        args = _parser().parse_args(argv)
+        if args.command == "scenarios":
+            _cmd_scenarios()
+        elif args.command == "knobs":
+            _cmd_knobs(args.scenario)
+        elif args.command == "report":
+            _cmd_report(args)
+        else:
+            _cmd_monwrite(args)
+    except ZvmsimError as exc:
+        print(f"zvmsim: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("zvmsim: error: interrupted", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

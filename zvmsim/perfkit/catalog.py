@@ -1,0 +1,25 @@
+"""The reports zvmsim can produce, found by FCX number or Perfkit name."""
+
+from __future__ import annotations
+
+from ..errors import ZvmsimError
+from .device import FCX108
+from .report import ReportSpec
+from .system import FCX225
+from .user import FCX112, FCX114
+
+__all__ = ["REPORTS", "find_report"]
+
+REPORTS: dict[str, ReportSpec] = {spec.fcx: spec for spec in (FCX108, FCX112, FCX114, FCX225)}
+
+
+def find_report(code: str) -> ReportSpec:
+    """The report called *code*: ``FCX108``, ``DEVICE``, ``fcx112``, ``user``..."""
+    key = " ".join(code.upper().split())
+    if key in REPORTS:
+        return REPORTS[key]
+    for spec in REPORTS.values():
+        if key == spec.name or key in spec.aliases:
+            return spec
+    known = ", ".join(f"{s.fcx} {s.name}" for s in REPORTS.values())
+    raise ZvmsimError(f"unknown report '{code}' (reports: {known})")

@@ -1,0 +1,147 @@
+"""Reduce monitor records to intervals of counter deltas, as Perfkit does.
+
+Sample records carry cumulative counters. Each end-of-set record (D1 R11)
+closes a sample set; an *interval* is the difference between two consecutive
+sets, divided into per-processor, per-user and per-device deltas. Gauges (a
+value at sample time, such as the number of logged-on users) are taken from
+the later set. Configuration records describe the system and its devices.
+
+This module reads :mod:`zvmsim.monitor.records` only — never the simulator.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field, fields
+
+from ..errors import ZvmsimError
+from ..monitor.records import (
+    MRIODDEV,
+    MRMTRDEV,
+    MRMTREND,
+    MRMTRSPR,
+    MRMTRSYS,
+    MRMTRUSR,
+    MRPRCPRP,
+    MRSYTSYG,
+    MRUSEACT,
+    Record,
+)
+from ..monitor.stream import MonitorData
+from ..monitor.tod import from_tod
+
+__all__ = ["Interval", "RunData", "merge", "reduce"]
+
+Counters = dict[str, float]
+
+
+@dataclass
+class Interval:
+    """Deltas over one monitor interval (or several merged)."""
+
+    start: _dt.datetime
+    end: _dt.datetime
+    seconds: float
+    system: Counters = field(default_factory=dict)
+    cpus: dict[str, Counters] = field(default_factory=dict)
+    users: dict[str, Counters] = field(default_factory=dict)
+    devices: dict[str, Counters] = field(default_factory=dict)
+
+
+@dataclass
+class RunData:
+    """What Perfkit knows after reading a monitor stream."""
+
+    system: MRMTRSYS
+    profile: MRMTRSPR
+    devices: dict[str, MRMTRDEV]
+    users: list[str]
+    intervals: list[Interval]
+
+    @property
+    def whole(self) -> Interval:
+        """All intervals merged: the whole run."""
+        return merge(self.intervals)
+
+
+_SAMPLED: dict[type[Record], str] = {
+    MRPRCPRP: "cpus",
+    MRUSEACT: "users",
+    MRIODDEV: "devices",
+}
+
+
+def _delta(new: Record, old: Record | None, where: str) -> Counters:
+    out: Counters = {}
+    for name in type(new).counters():
+        value = getattr(new, name)
+        before = getattr(old, name) if old is not None else 0
+        if value < before:
+            raise ZvmsimError(f"corrupt monitor data: counter {name} of {where} went backwards")
+        out[name] = value - before
+    for f in getattr(type(new), "__dataclass_fields__", {}).values():
+        if f.metadata.get("gauge"):
+            out[f.name] = getattr(new, f.name)
+    return out
+
+
+def reduce(data: MonitorData) -> RunData:
+    """Read a monitor stream into configuration plus a list of intervals."""
+    system = profile = None
+    devices: dict[str, MRMTRDEV] = {}
+    users: list[str] = []
+    sets: list[tuple[int, dict]] = []
+    current: dict = {"system": None, "cpus": {}, "users": {}, "devices": {}}
+    for rec in data:
+        kind = type(rec)
+        if kind is MRMTRSYS:
+            system = rec
+        elif kind is MRMTRSPR:
+            profile = rec
+        elif kind is MRMTRDEV:
+            devices[rec.rdev] = rec
+        elif kind is MRMTRUSR:
+            users.append(rec.userid)
+        elif kind is MRSYTSYG:
+            current["system"] = rec
+        elif kind in _SAMPLED:
+            current[_SAMPLED[kind]][getattr(rec, kind.KEY)] = rec
+        elif kind is MRMTREND:
+            if current["system"] is None:
+                raise ZvmsimError("corrupt monitor data: a sample set has no system record")
+            sets.append((rec.tod, current))
+            current = {"system": None, "cpus": {}, "users": {}, "devices": {}}
+    if system is None or profile is None:
+        raise ZvmsimError("monitor data has no configuration records (D1 R4 and D1 R9)")
+    if len(sets) < 2:
+        raise ZvmsimError("monitor data holds no complete monitor interval")
+    intervals = []
+    for (tod0, old), (tod1, new) in zip(sets, sets[1:]):
+        seconds = (tod1 - tod0) / 4096 / 1e6
+        if seconds <= 0:
+            raise ZvmsimError("corrupt monitor data: sample sets out of time order")
+        iv = Interval(from_tod(tod0), from_tod(tod1), seconds)
+        iv.system = _delta(new["system"], old["system"], "the system")
+        for group in ("cpus", "users", "devices"):
+            for key, rec in new[group].items():
+                getattr(iv, group)[key] = _delta(rec, old[group].get(key), key)
+        intervals.append(iv)
+    return RunData(system, profile, devices, users, intervals)
+
+
+def merge(intervals: list[Interval]) -> Interval:
+    """Sum counters over *intervals*; gauges keep the last interval's value."""
+    if len(intervals) == 1:
+        return intervals[0]
+    out = Interval(intervals[0].start, intervals[-1].end, sum(i.seconds for i in intervals))
+    gauges = {f.name for f in fields(MRSYTSYG) if f.metadata.get("gauge")}
+    for iv in intervals:
+        for name, value in iv.system.items():
+            out.system[name] = value if name in gauges else out.system.get(name, 0) + value
+        for group in ("cpus", "users", "devices"):
+            target = getattr(out, group)
+            for key, counters in getattr(iv, group).items():
+                slot = target.setdefault(key, {})
+                for name, value in counters.items():
+                    slot[name] = slot.get(name, 0) + value
+    return out

@@ -1,0 +1,105 @@
+"""Performance Toolkit's look: report headers, column groups, number style.
+
+Perfkit prints numbers without a leading zero (``.3``), switches to whole
+numbers when a value is large, and scales by ``k``/``M`` when even that does
+not fit the column. Missing values are dots. Rendering only formats a
+report's DataFrame; it computes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+__all__ = ["Column", "fmt_number", "header", "table"]
+
+RULE_WIDTH = 100
+
+
+@dataclass(frozen=True)
+class Column:
+    """One printed column: DataFrame key, header lines, width and style.
+
+    *style* is ``s`` (text), ``i`` (whole number), ``1``/``2``/``3`` (fixed
+    decimals) or ``r`` (rate: one decimal below 100, whole above).
+    """
+
+    key: str
+    head: tuple[str, str]
+    width: int
+    style: str = "1"
+    left: bool = False
+
+
+def fmt_number(value: Any, width: int, style: str) -> str:
+    """Format *value* Perfkit-style to fit *width* characters."""
+    if style == "s":
+        return str(value)
+    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
+        return "..."
+    v = float(value)
+    if style == "i":
+        decimals = 0
+    elif style == "r":
+        decimals = 0 if abs(v) >= 100 else 1
+    else:
+        decimals = int(style)
+    while True:
+        text = f"{v:.{decimals}f}"
+        if text.startswith("0.") or text.startswith("-0."):
+            text = text.replace("0.", ".", 1)
+        if len(text) <= width or decimals == 0:
+            break
+        decimals -= 1
+    if len(text) > width:
+        for suffix, scale in (("k", 1e3), ("M", 1e6), ("G", 1e9)):
+            text = f"{v / scale:.0f}{suffix}"
+            if len(text) <= width:
+                break
+    return text
+
+
+def header(
+    fcx: str,
+    name: str,
+    title: str,
+    system: Any,
+    start: _dt.datetime,
+    end: _dt.datetime,
+    page: int = 1,
+) -> list[str]:
+    """The batch-report header block: screen ID, times, system, title line."""
+    secs = int(round((end - start).total_seconds()))
+    hms = f"{secs // 3600:02d}:{secs % 3600 // 60:02d}:{secs % 60:02d}"
+    stamp = "%Y/%m/%d %H:%M:%S"
+    lines = [
+        f"{fcx:<8}Run {end.strftime(stamp):<28}{name:<40}Page {page:>4}",
+        f"{'':40}{title}",
+        f"From {start.strftime(stamp):<74}{system.sysid}",
+        f"To   {end.strftime(stamp):<74}CPU {system.cpu_model:<8} SN {system.serial}",
+        f"For {secs:>6} Secs {hms:<10}{chr(34) + system.title + chr(34):<54}"
+        f"z/VM   V.{system.zvm_level}   SLU 0000",
+        "_" * RULE_WIDTH,
+    ]
+    return lines
+
+
+def table(frame: pd.DataFrame, columns: list[Column], groups: str = "") -> list[str]:
+    """Render *frame* under two-line column headers, optionally a group line."""
+    def cell(text: str, col: Column) -> str:
+        return text.ljust(col.width) if col.left else text.rjust(col.width)
+
+    lines = [groups] if groups else []
+    for row in (0, 1):
+        line = " ".join(cell(c.head[row], c) for c in columns).rstrip()
+        if line:
+            lines.append(line)
+    for rec in frame.to_dict("records"):
+        lines.append(
+            " ".join(cell(fmt_number(rec[c.key], c.width, c.style), c) for c in columns).rstrip()
+        )
+    return lines

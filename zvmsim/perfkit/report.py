@@ -1,0 +1,64 @@
+"""A Perfkit report: its identity, its DataFrame, and its text rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from .reduce import Interval, RunData, merge
+from .render import Column, header, table
+
+__all__ = ["MEAN", "Report", "ReportSpec"]
+
+MEAN = ">>Mean>>"
+
+Builder = Callable[[RunData, list[Interval], "str | None"], pd.DataFrame]
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    """How to build and print one FCX report."""
+
+    fcx: str
+    name: str
+    title: str
+    build: Builder
+    columns: list[Column]
+    groups: str = ""
+    by_time: bool = False
+    aliases: tuple[str, ...] = field(default_factory=tuple)
+
+    def make(self, run: RunData, *, user: str | None = None, interval: int | None = None) -> Report:
+        """Build the report over the whole run, or over one interval (INTERIM)."""
+        intervals = run.intervals if interval is None else [run.intervals[interval]]
+        if self.by_time:
+            frame = self.build(run, intervals, user)
+        else:
+            frame = self.build(run, [merge(intervals)], user)
+        name = self.name if interval is None or self.by_time else f"INTERIM {self.name}"
+        if user and self.by_time:
+            name = f"{name} {user}"
+        head = header(
+            self.fcx, name, self.title, run.system, intervals[0].start, intervals[-1].end
+        )
+        body = table(frame, self.columns, self.groups)
+        return Report(self.fcx, self.name, self.title, frame, "\n".join(head + body))
+
+
+@dataclass(frozen=True)
+class Report:
+    """One report: ``frame`` for analysis, ``text`` laid out like Perfkit."""
+
+    fcx: str
+    name: str
+    title: str
+    frame: pd.DataFrame
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_pretty_(self, printer: object, cycle: bool) -> None:
+        printer.text(self.text)  # type: ignore[attr-defined]

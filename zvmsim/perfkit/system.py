@@ -1,0 +1,76 @@
+"""FCX225 SYSSUMLG — System Performance Summary by Time.
+
+One row per monitor interval and a ``>>Mean>>`` row over the whole run:
+processor busy, T/V (total over virtual CPU time), capture ratio (CPU time
+charged to users over all CPU busy time), users, real I/O rate and average
+DASD response, eligible-list length and paging rates.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .reduce import Interval, RunData, merge
+from .render import Column
+from .report import MEAN, ReportSpec
+
+__all__ = ["FCX225"]
+
+
+def _summary(label: str, iv: Interval) -> dict:
+    busy = sum(c["busy_us"] for c in iv.cpus.values())
+    elapsed = sum(c["elapsed_us"] for c in iv.cpus.values())
+    virtual = sum(c["virtual_us"] for c in iv.cpus.values())
+    charged = sum(u["tcpu_us"] for u in iv.users.values())
+    ssch = sum(d["ssch"] for d in iv.devices.values())
+    resp_us = sum(
+        d["pend_us"] + d["disc_us"] + d["conn_us"] + d["queue_us"] for d in iv.devices.values()
+    )
+    hf = iv.system.get("hf_samples", 0)
+    active = sum(1 for u in iv.users.values() if u["hf_samples"] > u["hf_dm"] or u["tcpu_us"])
+    return {
+        "interval_end": label,
+        "pct_busy": 100.0 * busy / elapsed if elapsed else 0.0,
+        "tv_ratio": busy / virtual if virtual else 0.0,
+        "capture_ratio": charged / busy if busy else 0.0,
+        "online": float(len(iv.cpus)),
+        "logged": float(iv.system.get("logged", 0)),
+        "active": float(active),
+        "ssch_rate": ssch / iv.seconds,
+        "dasd_resp_ms": resp_us / ssch / 1000.0 if ssch else 0.0,
+        "users_elist": iv.system.get("hf_eligible", 0) / hf if hf else 0.0,
+        "pgin_pgout": 0.0,
+        "page_rate": 0.0,
+    }
+
+
+def build_syssumlg(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
+    """FCX225 rows: the >>Mean>> row, then one row per interval."""
+    rows = [_summary(MEAN, merge(intervals))]
+    rows += [_summary(iv.end.strftime("%H:%M:%S"), iv) for iv in intervals]
+    return pd.DataFrame(rows)
+
+
+FCX225 = ReportSpec(
+    fcx="FCX225",
+    name="SYSSUMLG",
+    title="System Performance Summary by Time",
+    build=build_syssumlg,
+    by_time=True,
+    aliases=("SYSSUMLG",),
+    groups="          <------- CPU -------->  <-Users->  <---I/O--->  Stg  <-Paging-->",
+    columns=[
+        Column("interval_end", ("Interval", "End Time"), 8, "s", left=True),
+        Column("pct_busy", ("Pct", "Busy"), 5, "1"),
+        Column("tv_ratio", ("T/V", "Ratio"), 5, "2"),
+        Column("capture_ratio", ("Cap.", "Ratio"), 5, "3"),
+        Column("online", ("On-", "line"), 4, "1"),
+        Column("logged", ("", "Log."), 4, "i"),
+        Column("active", ("", "Activ"), 5, "i"),
+        Column("ssch_rate", ("SSCH+", "RSCH/s"), 6, "r"),
+        Column("dasd_resp_ms", ("DASD", "Resp"), 5, "1"),
+        Column("users_elist", ("Users", "Elist"), 5, "1"),
+        Column("pgin_pgout", ("PGIN+", "PGOUT"), 6, "r"),
+        Column("page_rate", ("Read+", "Write"), 6, "r"),
+    ],
+)
