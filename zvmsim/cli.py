@@ -100,7 +100,9 @@ def _cmd_report(args: argparse.Namespace) -> None:
     names = list(args.names)
     if args.source:
         if args.set or args.duration or args.interval:
-            raise ZvmsimError("--from reads saved data: --set, --duration and --interval do not apply")
+            raise ZvmsimError(
+                "--from reads saved data: --set, --duration and --interval do not apply"
+            )
         try:
             data = MonitorData.from_bytes(Path(args.source).read_bytes())
         except OSError as exc:

@@ -107,7 +107,7 @@ class Record:
             )
         values = body_struct.unpack(body)
         kwargs = {}
-        for (name, length), value in zip(spec, values):
+        for (name, length), value in zip(spec, values, strict=True):
             kwargs[name] = value.decode(EBCDIC).rstrip() if length else value
         return cls(tod=tod, **kwargs)  # type: ignore[call-arg]
 

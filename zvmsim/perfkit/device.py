@@ -19,6 +19,7 @@ from .report import ReportSpec
 __all__ = ["FCX108", "ALL_DASD"]
 
 ALL_DASD = ">>All DASD<<"
+_TIMES = ("pend_us", "disc_us", "conn_us", "queue_us", "cuwt_us")
 
 
 def _device_rows(run: RunData, iv: Interval) -> list[dict]:
@@ -27,8 +28,8 @@ def _device_rows(run: RunData, iv: Interval) -> list[dict]:
         cfg = run.devices[rdev]
         c = iv.devices.get(rdev, {})
         n = c.get("ssch", 0)
-        per = (lambda key: c.get(key, 0) / n / 1000.0) if n else (lambda key: 0.0)
-        pend, disc, conn = per("pend_us"), per("disc_us"), per("conn_us")
+        ms = {k: c.get(k, 0) / n / 1000.0 if n else 0.0 for k in _TIMES}
+        pend, disc, conn = ms["pend_us"], ms["disc_us"], ms["conn_us"]
         serv = pend + disc + conn
         hf = c.get("hf_samples", 0)
         rows.append(
@@ -45,8 +46,8 @@ def _device_rows(run: RunData, iv: Interval) -> list[dict]:
                 "disc_ms": disc,
                 "conn_ms": conn,
                 "serv_ms": serv,
-                "resp_ms": serv + per("queue_us"),
-                "cuwt_ms": per("cuwt_us"),
+                "resp_ms": serv + ms["queue_us"],
+                "cuwt_ms": ms["cuwt_us"],
                 "req_qued": c.get("hf_queued", 0) / hf if hf else 0.0,
                 "pct_busy": 100.0 * n * serv / 1000.0 / iv.seconds,
                 "pct_read": 100.0 * c.get("reads", 0) / n if n else 0.0,

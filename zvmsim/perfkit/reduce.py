@@ -116,7 +116,7 @@ def reduce(data: MonitorData) -> RunData:
     if len(sets) < 2:
         raise ZvmsimError("monitor data holds no complete monitor interval")
     intervals = []
-    for (tod0, old), (tod1, new) in zip(sets, sets[1:]):
+    for (tod0, old), (tod1, new) in zip(sets, sets[1:], strict=False):
         seconds = (tod1 - tod0) / 4096 / 1e6
         if seconds <= 0:
             raise ZvmsimError("corrupt monitor data: sample sets out of time order")
