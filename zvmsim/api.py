@@ -49,9 +49,7 @@ def report(
     if user is not None and user.upper() not in run.users:
         raise ZvmsimError(f"no user '{user}' in the monitor data")
     if interval is not None and not 0 <= interval < len(run.intervals):
-        raise ZvmsimError(
-            f"interval {interval} does not exist (the data has {len(run.intervals)})"
-        )
+        raise ZvmsimError(f"interval {interval} does not exist (the data has {len(run.intervals)})")
     return spec.make(run, user=user.upper() if user else None, interval=interval)
 
 

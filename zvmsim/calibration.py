@@ -84,9 +84,7 @@ def load_calibration() -> Calibration:
                 )
                 for k, v in dasd["control_units"].items()
             },
-            path_us={
-                k: float(v) for k, v in cp["path_lengths"].items() if k != "source"
-            },
+            path_us={k: float(v) for k, v in cp["path_lengths"].items() if k != "source"},
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ZvmsimError(f"calibration data is incomplete: {exc}") from None

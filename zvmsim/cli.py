@@ -69,8 +69,11 @@ def _simulate(args: argparse.Namespace, scenario: str) -> MonitorData:
         if value is not None and not (value > 0 and math.isfinite(value)):
             raise ZvmsimError(f"--{name} must be a positive number of seconds")
     return simulate(
-        scenario, _knob_values(args.set), seed=args.seed,
-        duration=args.duration, interval=args.interval,
+        scenario,
+        _knob_values(args.set),
+        seed=args.seed,
+        duration=args.duration,
+        interval=args.interval,
     )
 
 

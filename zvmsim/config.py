@@ -272,8 +272,10 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         t.done()
         if not 1 <= count <= 999:
             raise ZvmsimError(f"guests.{gname}.count must be 1 to 999, not {count}")
-        userids = (prefix,) if count == 1 and not prefix.endswith("*") else tuple(
-            f"{prefix.rstrip('*')}{i}" for i in range(1, count + 1)
+        userids = (
+            (prefix,)
+            if count == 1 and not prefix.endswith("*")
+            else tuple(f"{prefix.rstrip('*')}{i}" for i in range(1, count + 1))
         )
         for u in userids:
             if len(u) > 8:

@@ -50,8 +50,14 @@ class Machine:
                 cal.control_units[vol.control_unit], self.streams.stream(f"io:{vol.volser}")
             )
             self.volumes[vol.volser] = VolumeIO(
-                self.env, vol.volser, vol.base, vol.aliases,
-                [self.chpids[c] for c in vol.chpids], timing, self.processors, path_us,
+                self.env,
+                vol.volser,
+                vol.base,
+                vol.aliases,
+                [self.chpids[c] for c in vol.chpids],
+                timing,
+                self.processors,
+                path_us,
             )
         track_bytes = cal.blocks_per_track * BLOCK_BYTES
         capacity = int(config.cp.mdc_max_mb * 2**20 // track_bytes)
@@ -66,8 +72,12 @@ class Machine:
         for md in config.minidisks.values():
             cached = self.mdc if config.volumes[md.volser].mdc and md.mdc else None
             self.minidisks[md.name] = Minidisk(
-                md.name, self.volumes[md.volser], md.start_cyl * cal.tracks_per_cylinder,
-                md.cylinders * cal.tracks_per_cylinder, cal.blocks_per_track, cached,
+                md.name,
+                self.volumes[md.volser],
+                md.start_cyl * cal.tracks_per_cylinder,
+                md.cylinders * cal.tracks_per_cylinder,
+                cal.blocks_per_track,
+                cached,
                 path_us["vio_us"],
             )
         self._layouts: dict[str, Any] = {}

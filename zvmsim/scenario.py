@@ -128,9 +128,7 @@ class Scenario:
         for key, value in (values or {}).items():
             if key not in self.knobs:
                 known = ", ".join(self.knobs) or "none"
-                raise ZvmsimError(
-                    f"scenario {self.name} has no knob '{key}' (knobs: {known})"
-                )
+                raise ZvmsimError(f"scenario {self.name} has no knob '{key}' (knobs: {known})")
             chosen[key] = self.knobs[key].parse(value)
         return chosen
 

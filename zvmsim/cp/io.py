@@ -31,8 +31,17 @@ class Rdev:
     """One real device exposure (a base or an alias) and its counters."""
 
     __slots__ = (
-        "addr", "base", "volser", "busy", "ssch", "reads",
-        "pend_s", "disc_s", "conn_s", "queue_s", "avoided",
+        "addr",
+        "base",
+        "volser",
+        "busy",
+        "ssch",
+        "reads",
+        "pend_s",
+        "disc_s",
+        "conn_s",
+        "queue_s",
+        "avoided",
     )
 
     def __init__(self, addr: str, volser: str, base: Rdev | None = None) -> None:

@@ -77,9 +77,7 @@ class MinidiskCache:
             done = self.env.event()
             for track in to_stage:
                 staging[track] = done
-            yield from volume.io(
-                user, self.track_bytes * len(to_stage), True, self.pav_eligible
-            )
+            yield from volume.io(user, self.track_bytes * len(to_stage), True, self.pav_eligible)
             for track in to_stage:
                 del staging[track]
                 lru[track] = None

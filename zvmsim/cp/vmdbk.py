@@ -11,8 +11,21 @@ __all__ = ["STATES", "Vmdbk"]
 # The wait states of FCX114 USTAT, in its column order. A sampler files every
 # observation of a user under exactly one of these.
 STATES: tuple[str, ...] = (
-    "run", "cpu", "ldg", "pgw", "iow", "sim", "tiw", "cfw",
-    "ti", "el", "dm", "ioa", "pga", "lim", "oth",
+    "run",
+    "cpu",
+    "ldg",
+    "pgw",
+    "iow",
+    "sim",
+    "tiw",
+    "cfw",
+    "ti",
+    "el",
+    "dm",
+    "ioa",
+    "pga",
+    "lim",
+    "oth",
 )
 RUN, CPU, LDG, PGW, IOW, SIM, TIW, CFW, TI, EL, DM, IOA, PGA, LIM, OTH = range(len(STATES))
 
@@ -21,7 +34,13 @@ class Vmdbk:
     """One virtual machine as CP sees it."""
 
     __slots__ = (
-        "userid", "state", "vcpu_s", "tcpu_s", "vio", "vio_dasd", "vio_avoid",
+        "userid",
+        "state",
+        "vcpu_s",
+        "tcpu_s",
+        "vio",
+        "vio_dasd",
+        "vio_avoid",
         "pending_cp_s",
     )
 

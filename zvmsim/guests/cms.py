@@ -55,9 +55,7 @@ class CmsCopyfile(Workload):
             raise ZvmsimError(f"user {self.vm.userid}: blocks_per_io must be at least 1")
         self.files = self.machine.shared_layout(
             self.p["source"],
-            lambda rnd: file_layout(
-                self.source.blocks, self.p["file_blocks"], self.p["fill"], rnd
-            ),
+            lambda rnd: file_layout(self.source.blocks, self.p["file_blocks"], self.p["fill"], rnd),
         )
 
     @property

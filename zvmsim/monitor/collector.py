@@ -118,8 +118,13 @@ class MonitorCollector:
         info = cfg.system
         out.append(
             MRMTRSYS(
-                tod=tod, sysid=info.sysid, cpu_model=info.cpu_model, serial=info.serial,
-                zvm_level=info.zvm_level, title=info.title, processors=cfg.processors.count,
+                tod=tod,
+                sysid=info.sysid,
+                cpu_model=info.cpu_model,
+                serial=info.serial,
+                zvm_level=info.zvm_level,
+                title=info.title,
+                processors=cfg.processors.count,
             )
         )
         out.append(
@@ -134,9 +139,13 @@ class MonitorCollector:
             for rdev in vol.exposures:
                 out.append(
                     MRMTRDEV(
-                        tod=tod, rdev=rdev.addr, devtype=vcfg.model, volser=volser,
+                        tod=tod,
+                        rdev=rdev.addr,
+                        devtype=vcfg.model,
+                        volser=volser,
                         base=rdev.base.addr if rdev.base else "",
-                        control_unit=vcfg.control_unit, chpids=",".join(vcfg.chpids),
+                        control_unit=vcfg.control_unit,
+                        chpids=",".join(vcfg.chpids),
                         links=m.links.get(volser, 0),
                     )
                 )
@@ -148,17 +157,24 @@ class MonitorCollector:
         now = m.env.now
         out.append(
             MRSYTSYG(
-                tod=tod, logged=len(m.users), hf_samples=self._sys_hf[0],
-                hf_dispatch=self._sys_hf[1], hf_eligible=self._sys_hf[2],
+                tod=tod,
+                logged=len(m.users),
+                hf_samples=self._sys_hf[0],
+                hf_dispatch=self._sys_hf[1],
+                hf_eligible=self._sys_hf[2],
             )
         )
         procs = m.processors
         for cpu in range(procs.count):
             out.append(
                 MRPRCPRP(
-                    tod=tod, cpu=f"{cpu:02X}", pu_type=m.config.processors.pu_type,
-                    elapsed_us=_us(now), busy_us=_us(procs.busy_s[cpu]),
-                    virtual_us=_us(procs.virtual_s[cpu]), system_us=_us(procs.system_s[cpu]),
+                    tod=tod,
+                    cpu=f"{cpu:02X}",
+                    pu_type=m.config.processors.pu_type,
+                    elapsed_us=_us(now),
+                    busy_us=_us(procs.busy_s[cpu]),
+                    virtual_us=_us(procs.virtual_s[cpu]),
+                    system_us=_us(procs.system_s[cpu]),
                 )
             )
         for userid, vm in m.users.items():
@@ -166,9 +182,15 @@ class MonitorCollector:
             states = {f"hf_{name}": hf[i] for i, name in enumerate(STATES)}
             out.append(
                 MRUSEACT(
-                    tod=tod, userid=userid, tcpu_us=_us(vm.tcpu_s), vcpu_us=_us(vm.vcpu_s),
-                    vio=vm.vio, vio_dasd=vm.vio_dasd, vio_avoid=vm.vio_avoid,
-                    hf_samples=sum(hf), **states,
+                    tod=tod,
+                    userid=userid,
+                    tcpu_us=_us(vm.tcpu_s),
+                    vcpu_us=_us(vm.vcpu_s),
+                    vio=vm.vio,
+                    vio_dasd=vm.vio_dasd,
+                    vio_avoid=vm.vio_avoid,
+                    hf_samples=sum(hf),
+                    **states,
                 )
             )
         for vol in m.volumes.values():
@@ -176,10 +198,19 @@ class MonitorCollector:
                 hf = self._dev_hf[rdev.addr]
                 out.append(
                     MRIODDEV(
-                        tod=tod, rdev=rdev.addr, ssch=rdev.ssch, reads=rdev.reads,
-                        avoided=rdev.avoided, pend_us=_us(rdev.pend_s), disc_us=_us(rdev.disc_s),
-                        conn_us=_us(rdev.conn_s), cuwt_us=0, queue_us=_us(rdev.queue_s),
-                        hf_samples=hf[0], hf_queued=hf[1], hf_busy=hf[2],
+                        tod=tod,
+                        rdev=rdev.addr,
+                        ssch=rdev.ssch,
+                        reads=rdev.reads,
+                        avoided=rdev.avoided,
+                        pend_us=_us(rdev.pend_s),
+                        disc_us=_us(rdev.disc_s),
+                        conn_us=_us(rdev.conn_s),
+                        cuwt_us=0,
+                        queue_us=_us(rdev.queue_s),
+                        hf_samples=hf[0],
+                        hf_queued=hf[1],
+                        hf_busy=hf[2],
                     )
                 )
         out.append(MRMTREND(tod=tod, interval=self._interval))

@@ -299,8 +299,17 @@ class MRIODDEV(Record):
 RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
     (cls.DOMAIN, cls.NUMBER): cls
     for cls in (
-        MRMTRSYS, MRMTRDEV, MRMTRSPR, MRMTREND, MRMTRUSR, MRSYTSYG, MRPRCPRP,
-        MRSCLADL, MRSCLDDL, MRUSEACT, MRIODDEV,
+        MRMTRSYS,
+        MRMTRDEV,
+        MRMTRSPR,
+        MRMTREND,
+        MRMTRUSR,
+        MRSYTSYG,
+        MRPRCPRP,
+        MRSCLADL,
+        MRSCLDDL,
+        MRUSEACT,
+        MRIODDEV,
     )
 }
 

@@ -59,8 +59,14 @@ def _device_rows(run: RunData, iv: Interval) -> list[dict]:
 def _all_dasd(rows: list[dict]) -> dict:
     count = len(rows)
     ios = sum(r["io_rate"] for r in rows)
-    out = {"addr": ALL_DASD, "base_addr": "", "type": "", "volser": "",
-           "mdisk_links": float("nan"), "paths": float("nan")}
+    out = {
+        "addr": ALL_DASD,
+        "base_addr": "",
+        "type": "",
+        "volser": "",
+        "mdisk_links": float("nan"),
+        "paths": float("nan"),
+    }
     for key in ("io_rate", "avoid_rate", "req_qued", "pct_busy"):
         out[key] = sum(r[key] for r in rows) / count
     for key in ("pend_ms", "disc_ms", "conn_ms", "serv_ms", "resp_ms", "cuwt_ms", "pct_read"):

@@ -90,6 +90,7 @@ def header(
 
 def table(frame: pd.DataFrame, columns: list[Column], groups: str = "") -> list[str]:
     """Render *frame* under two-line column headers, optionally a group line."""
+
     def cell(text: str, col: Column) -> str:
         return text.ljust(col.width) if col.left else text.rjust(col.width)
 

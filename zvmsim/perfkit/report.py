@@ -40,9 +40,7 @@ class ReportSpec:
         name = self.name if interval is None or self.by_time else f"INTERIM {self.name}"
         if user and self.by_time:
             name = f"{name} {user}"
-        head = header(
-            self.fcx, name, self.title, run.system, intervals[0].start, intervals[-1].end
-        )
+        head = header(self.fcx, name, self.title, run.system, intervals[0].start, intervals[-1].end)
         body = table(frame, self.columns, self.groups)
         return Report(self.fcx, self.name, self.title, frame, "\n".join(head + body))
 
