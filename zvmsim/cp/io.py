@@ -84,6 +84,12 @@ class VolumeIO:
         self._system_s = path_us["io_interrupt_system_us"] / 1e6
         self._queue: deque[tuple[bool, simpy.Event]] = deque()
         self._next_path = 0
+        self.started = 0  # I/O requests CP accepted for this volume (queued or not)
+
+    @property
+    def in_flight(self) -> int:
+        """Requests accepted but not finished: queued plus running on an exposure."""
+        return len(self._queue) + sum(r.busy for r in self.exposures)
 
     @property
     def queued(self) -> int:
@@ -103,6 +109,7 @@ class VolumeIO:
         """Run one real I/O for *user*: queue if needed, then pend+disc+conn."""
         env = self.env
         user.state = IOW
+        self.started += 1
         rdev = self._free_exposure(pav_eligible)
         if rdev is None:
             wait = env.event()

@@ -90,7 +90,7 @@ class Record:
         for name, length in spec:
             value = getattr(self, name)
             if length:
-                value = str(value).upper().ljust(length)[:length].encode(EBCDIC)
+                value = str(value).ljust(length)[:length].encode(EBCDIC)
             values.append(value)
         body = body_struct.pack(*values)
         size = HEADER.size + len(body)

@@ -1,0 +1,158 @@
+"""The command line follows the outside contract; bad input is one line, exit 2."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from zvmsim.cli import main
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_scenarios_and_knobs(capsys) -> None:
+    code, out, _ = _run(capsys, "scenarios")
+    assert code == 0 and out.startswith("pav-mdc")
+    code, out, _ = _run(capsys, "knobs", "pav-mdc")
+    assert code == 0
+    for knob in ("mdc", "vm64199", "aliases", "users"):
+        assert f"\n{knob} " in out
+
+
+def test_report_csv_has_contract_columns(capsys) -> None:
+    code, out, _ = _run(capsys, "report", "pav-mdc", "FCX108", "--set", "mdc=on", "--format", "csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    needed = "addr base_addr type volser io_rate avoid_rate pend_ms disc_ms conn_ms serv_ms "
+    needed += "resp_ms cuwt_ms req_qued pct_busy pct_read"
+    assert set(needed.split()) <= set(rows[0])
+    assert rows[0]["addr"] == ">>All DASD<<"
+    assert float(next(r for r in rows if r["addr"] == "E700")["req_qued"]) > 2
+
+
+def test_several_reports_and_names(capsys) -> None:
+    code, out, _ = _run(
+        capsys, "report", "pav-mdc", "DEVICE", "fcx112", "USTAT", "SYSSUMLG", "--format", "csv"
+    )
+    assert code == 0
+    heads = [line for line in out.splitlines() if line.startswith("# ")]
+    assert heads == ["# FCX108 DEVICE", "# FCX112 USER", "# FCX114 USTAT", "# FCX225 SYSSUMLG"]
+    assert ">>Mean>>" in out and ">System<" in out
+
+
+def test_json_and_user_filter(capsys) -> None:
+    code, out, _ = _run(
+        capsys, "report", "pav-mdc", "FCX112", "--format", "json", "--user", "sqperf2"
+    )
+    assert code == 0
+    rows = json.loads(out)["FCX112"]["rows"]
+    assert [r["userid"] for r in rows] == [">System<", "SQPERF2"]
+
+
+def test_text_is_deterministic_and_seed_matters(capsys) -> None:
+    a = _run(capsys, "report", "pav-mdc", "FCX108", "--seed", "5")[1]
+    b = _run(capsys, "report", "pav-mdc", "FCX108", "--seed", "5")[1]
+    c = _run(capsys, "report", "pav-mdc", "FCX108", "--seed", "6")[1]
+    assert a == b and a != c
+
+
+def test_duration_and_interval_shape_by_time_reports(capsys) -> None:
+    code, out, _ = _run(
+        capsys,
+        "report",
+        "pav-mdc",
+        "FCX225",
+        "--duration",
+        "20",
+        "--interval",
+        "5",
+        "--format",
+        "csv",
+    )
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["interval_end"] for r in rows] == [
+        ">>Mean>>",
+        "10:00:05",
+        "10:00:10",
+        "10:00:15",
+        "10:00:20",
+    ]
+
+
+def test_monwrite_then_report_from_file(capsys, tmp_path) -> None:
+    path = tmp_path / "pav.mon"
+    code, out, _ = _run(capsys, "monwrite", "pav-mdc", "-o", str(path), "--set", "mdc=on")
+    assert code == 0 and path.stat().st_size > 0
+    direct = _run(capsys, "report", "pav-mdc", "FCX108", "--set", "mdc=on")[1]
+    saved = _run(capsys, "report", "--from", str(path), "FCX108")[1]
+    assert saved == direct
+
+
+BAD = [
+    (["report", "pav-mdc", "FCX108", "--set", "mdc=maybe"], "knob 'mdc'"),
+    (["report", "pav-mdc", "FCX108", "--set", "aliases=16"], "knob 'aliases'"),
+    (["report", "pav-mdc", "FCX108", "--set", "users=0"], "knob 'users'"),
+    (["report", "pav-mdc", "FCX108", "--set", "users=2.5"], "knob 'users'"),
+    (["report", "pav-mdc", "FCX108", "--set", "colour=red"], "no knob 'colour'"),
+    (["report", "pav-mdc", "FCX108", "--set", "mdc"], "KNOB=VALUE"),
+    (["report", "pav-mdc", "FCX999"], "unknown report"),
+    (["report", "no-such-case", "FCX108"], "unknown scenario"),
+    (["report", "pav-mdc"], "at least one report"),
+    (["report", "pav-mdc", "FCX108", "--duration", "-5"], "--duration"),
+    (["report", "pav-mdc", "FCX108", "--duration", "nan"], "--duration"),
+    (["report", "pav-mdc", "FCX108", "--interval", "100"], "shorter than one monitor interval"),
+    (["report", "pav-mdc", "FCX108", "--seed", "-1"], "seed"),
+    (["report", "pav-mdc", "FCX112", "--user", "NOBODY"], "no user"),
+    (["report", "pav-mdc", "FCX108", "--format", "xml"], "invalid choice"),
+    (["knobs", "nope"], "unknown scenario"),
+    (["frobnicate"], "invalid choice"),
+    ([], "required"),
+]
+
+
+@pytest.mark.parametrize("argv,fragment", BAD, ids=[" ".join(a) or "(none)" for a, _ in BAD])
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, fragment) -> None:
+    code, out, err = _run(capsys, *argv)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("zvmsim: error: ")
+    assert fragment in err
+
+
+def test_corrupt_and_missing_monitor_files(capsys, tmp_path) -> None:
+    good = tmp_path / "good.mon"
+    _run(capsys, "monwrite", "pav-mdc", "-o", str(good))
+    raw = good.read_bytes()
+    cases = {
+        "truncated.mon": raw[: len(raw) // 2 + 7],
+        "garbage.mon": b"\x00\x05" + raw[2:200],
+        "empty.mon": b"",
+        "flipped.mon": raw[:4] + b"\x63" + raw[5:],
+    }
+    for name, content in cases.items():
+        path = tmp_path / name
+        path.write_bytes(content)
+        code, _, err = _run(capsys, "report", "--from", str(path), "FCX108")
+        assert code == 2 and err.startswith("zvmsim: error: ") and err.count("\n") == 1, name
+    code, _, err = _run(capsys, "report", "--from", str(tmp_path / "absent.mon"), "FCX108")
+    assert code == 2 and "cannot read" in err
+
+
+def test_python_dash_m_matches_console_script() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "zvmsim", "report", "pav-mdc", "FCX999"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("zvmsim: error: unknown report")
