@@ -15,6 +15,7 @@ from zvmsim.config import build_config, hex_range
 from zvmsim.cp.dispatch import Processors
 from zvmsim.cp.io import VolumeIO
 from zvmsim.cp.mdc import MinidiskCache
+from zvmsim.cp.minidisk import Minidisk
 from zvmsim.cp.vmdbk import Vmdbk
 from zvmsim.hardware.channels import Chpid
 from zvmsim.hardware.dasd import DasdTiming
@@ -181,49 +182,57 @@ def test_ineligible_io_never_runs_on_an_alias() -> None:
 # ---- minidisk cache ---------------------------------------------------------
 
 
+def _cached_disk(env, capacity: int):
+    vol = _volume(env, aliases=())
+    mdc = MinidiskCache(env, capacity, track_bytes=49152, pav_eligible=False, path_us=PATHS)
+    disk = Minidisk(
+        "U 0191", vol, first_track=0, tracks=100, blocks_per_track=12, mdc=mdc, vio_us=0.0
+    )
+    return vol, mdc, disk
+
+
 def test_mdc_stages_full_tracks_and_hits_afterwards() -> None:
     env = simpy.Environment()
-    vol = _volume(env, aliases=())
-    mdc = MinidiskCache(
-        env, capacity_tracks=2, track_bytes=49152, pav_eligible=False, path_us=PATHS
-    )
+    vol, mdc, disk = _cached_disk(env, capacity=2)
     vm = Vmdbk("U")
-    results = []
 
     def go():
-        for tracks in (
-            range(0, 1),
-            range(0, 1),
-            range(0, 2),
-            range(1, 2),
-            range(2, 3),
-            range(0, 1),
-        ):
-            results.append((yield from mdc.read(vm, vol, tracks, 4)))
+        # track 0: miss, hit; tracks 0-1: miss (stage 1); track 1: hit;
+        # track 2: miss (evicts 0); track 0: miss again
+        for block, count in ((0, 8), (4, 8), (8, 8), (16, 8), (24, 8), (0, 4)):
+            yield from disk.io(vm, block, count, write=False)
 
     env.process(go())
     env.run()
-    # miss, hit, miss (track 1 staged), hit, miss (track 2; evicts 0), miss (0 was evicted)
-    assert results == [False, True, False, True, False, False]
+    assert (vm.vio, vm.vio_avoid) == (6, 2)
     assert vol.base.avoided == 2 and vol.base.ssch == 4
-    assert mdc.cached_tracks == 2
+    assert mdc.cached_tracks == 2 and mdc.inserts == 4
+
+
+def test_mdc_writes_go_through_and_do_not_insert() -> None:
+    env = simpy.Environment()
+    vol, mdc, disk = _cached_disk(env, capacity=10)
+    vm = Vmdbk("U")
+    env.process(disk.io(vm, 0, 8, write=True))
+    env.run()
+    assert vol.base.ssch == 1 and vol.base.reads == 0 and mdc.cached_tracks == 0
 
 
 def test_mdc_read_waits_for_a_track_being_staged() -> None:
     env = simpy.Environment()
-    vol = _volume(env, aliases=())
-    mdc = MinidiskCache(env, 10, 49152, False, PATHS)
+    vol, mdc, disk = _cached_disk(env, capacity=10)
     finished = {}
 
     def reader(name, delay):
         yield env.timeout(delay)
-        avoided = yield from mdc.read(Vmdbk(name), vol, range(5, 6), 4)
-        finished[name] = (env.now, avoided)
+        vm = Vmdbk(name)
+        yield from disk.io(vm, 60, 4, write=False)
+        finished[name] = (env.now, vm.vio_avoid)
 
     env.process(reader("first", 0.0))
     env.process(reader("second", 0.0001))
     env.run()
     staged_at = 0.001 + 49152 / 100e6  # protocol part plus a full track over the channel
-    assert finished["first"] == (pytest.approx(staged_at), False)
-    assert finished["second"] == (pytest.approx(staged_at), True)  # no I/O of its own
+    assert finished["first"] == (pytest.approx(staged_at), 0)
+    assert finished["second"] == (pytest.approx(staged_at), 1)  # no I/O of its own
     assert vol.base.ssch == 1

@@ -25,7 +25,7 @@ class Processors:
     def __init__(self, env: simpy.Environment, count: int) -> None:
         self.env = env
         self.count = count
-        self._free = list(range(count))
+        self._free = list(range(count - 1, -1, -1))  # a stack: the lowest address first
         self._waiting: deque[simpy.Event] = deque()
         self.busy_s = [0.0] * count
         self.virtual_s = [0.0] * count
@@ -34,17 +34,17 @@ class Processors:
 
     def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
         """Dispatch *user* for *virtual_s* of guest time plus *cp_s* of CP time."""
-        cp_s += user.pending_cp_s
+        total = virtual_s + cp_s + user.pending_cp_s
         user.pending_cp_s = 0.0
-        if self._free:
-            cpu = self._free.pop(0)
+        free = self._free
+        if free:
+            cpu = free.pop()
         else:
             user.state = CPU
             wait = self.env.event()
             self._waiting.append(wait)
             cpu = yield wait
         user.state = RUN
-        total = virtual_s + cp_s
         yield self.env.timeout(total)
         self.busy_s[cpu] += total
         self.virtual_s[cpu] += virtual_s
@@ -53,8 +53,7 @@ class Processors:
         if self._waiting:
             self._waiting.popleft().succeed(cpu)
         else:
-            self._free.append(cpu)
-            self._free.sort()
+            free.append(cpu)
 
     def charge_system(self, seconds: float) -> None:
         """Record CP time no user is charged for (spread over the processors)."""

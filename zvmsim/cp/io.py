@@ -110,20 +110,26 @@ class VolumeIO:
         env = self.env
         user.state = IOW
         self.started += 1
-        rdev = self._free_exposure(pav_eligible)
-        if rdev is None:
-            wait = env.event()
-            queued_at = env.now
-            self._queue.append((pav_eligible, wait))
-            rdev = yield wait
-            self.base.queue_s += env.now - queued_at
+        base = self.base
+        if not base.busy:
+            rdev = base
+        else:
+            rdev = self._free_exposure(pav_eligible)
+            if rdev is None:
+                wait = env.event()
+                queued_at = env.now
+                self._queue.append((pav_eligible, wait))
+                rdev = yield wait
+                base.queue_s += env.now - queued_at
         rdev.busy = True
-        path = self.paths[self._next_path]
-        self._next_path = (self._next_path + 1) % len(self.paths)
+        paths = self.paths
+        path = paths[self._next_path]
+        self._next_path = (self._next_path + 1) % len(paths)
         pend, disc, conn = self.timing.sample(nbytes, path)
         yield env.timeout(pend + disc + conn)
         rdev.ssch += 1
-        rdev.reads += read
+        if read:
+            rdev.reads += 1
         rdev.pend_s += pend
         rdev.disc_s += disc
         rdev.conn_s += conn
@@ -131,7 +137,10 @@ class VolumeIO:
         path.ios += 1
         user.pending_cp_s += self._rio_s
         self.processors.charge_system(self._system_s)
-        self._finish(rdev)
+        if self._queue:
+            self._finish(rdev)
+        else:
+            rdev.busy = False
 
     def _finish(self, rdev: Rdev) -> None:
         """Start the oldest queued I/O that may use *rdev*, or free it."""

@@ -17,12 +17,10 @@ every I/O for a cached minidisk ran on the base RDEV.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Generator
 
 import simpy
 
-from .io import VolumeIO
-from .vmdbk import IOW, Vmdbk
+from .vmdbk import Vmdbk
 
 __all__ = ["MinidiskCache"]
 
@@ -56,11 +54,16 @@ class MinidiskCache:
         """Tracks held in the cache now."""
         return len(self._lru)
 
-    def read(
-        self, user: Vmdbk, volume: VolumeIO, tracks: range, blocks: int
-    ) -> Generator[simpy.Event, object, bool]:
-        """Serve a guest read of *blocks* on *tracks*; return True if avoided."""
+    def lookup(
+        self, user: Vmdbk, tracks: range, blocks: int
+    ) -> tuple[list[int], list[simpy.Event], simpy.Event | None]:
+        """Look up a guest read: (tracks to stage, stagings to wait for, our staging event).
+
+        Charges CP's lookup and copy time. When nothing needs staging the read
+        is avoided; otherwise the caller reads the tracks and calls :meth:`staged`.
+        """
         lru, staging = self._lru, self._staging
+        user.pending_cp_s += self._lookup_s + self._copy_s * blocks
         waits: list[simpy.Event] = []
         to_stage: list[int] = []
         for track in tracks:
@@ -70,35 +73,33 @@ class MinidiskCache:
                 waits.append(staging[track])
             else:
                 to_stage.append(track)
-        user.pending_cp_s += self._lookup_s + self._copy_s * blocks
-        avoided = not to_stage
-        if to_stage:
-            self.misses += 1
-            done = self.env.event()
-            for track in to_stage:
-                staging[track] = done
-            yield from volume.io(user, self.track_bytes * len(to_stage), True, self.pav_eligible)
-            for track in to_stage:
-                del staging[track]
-                lru[track] = None
-            self.inserts += len(to_stage)
-            while len(lru) > self.capacity:
-                lru.popitem(last=False)
-            user.pending_cp_s += self._insert_s * len(to_stage)
-            done.succeed()
-        else:
+        if not to_stage:
             self.hits += 1
-            volume.base.avoided += 1
-        for wait in waits:
-            if not wait.processed:
-                user.state = IOW
-                yield wait
-        return avoided
+            return to_stage, waits, None
+        self.misses += 1
+        done = self.env.event()
+        for track in to_stage:
+            staging[track] = done
+        return to_stage, waits, done
 
-    def write(self, user: Vmdbk, volume: VolumeIO, tracks: range, nbytes: int) -> Generator:
-        """Write through to the device, then refresh cached copies of *tracks*."""
+    def staged(self, user: Vmdbk, tracks: list[int], done: simpy.Event) -> None:
+        """The full-track read for *tracks* finished: insert them, wake any waiters."""
+        lru, staging = self._lru, self._staging
+        for track in tracks:
+            del staging[track]
+            lru[track] = None
+        self.inserts += len(tracks)
+        while len(lru) > self.capacity:
+            lru.popitem(last=False)
+        user.pending_cp_s += self._insert_s * len(tracks)
+        done.succeed()
+
+    def write_lookup(self, user: Vmdbk) -> None:
+        """Charge CP's lookup for a write, which then goes through to the device."""
         user.pending_cp_s += self._lookup_s
-        yield from volume.io(user, nbytes, False, self.pav_eligible)
+
+    def refresh(self, tracks: range) -> None:
+        """A write went through: refresh cached copies of *tracks* (no insertion)."""
         lru = self._lru
         for track in tracks:
             if track in lru:

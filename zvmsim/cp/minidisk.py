@@ -13,7 +13,7 @@ from collections.abc import Generator
 
 from .io import VolumeIO
 from .mdc import MinidiskCache
-from .vmdbk import Vmdbk
+from .vmdbk import IOW, Vmdbk
 
 __all__ = ["Minidisk"]
 
@@ -49,17 +49,32 @@ class Minidisk:
 
     def io(self, user: Vmdbk, block: int, count: int, write: bool) -> Generator:
         """One virtual I/O of *count* blocks starting at *block* (wraps at the end)."""
-        block %= self.blocks
-        count = min(count, self.blocks - block)
+        blocks = self.blocks
+        if block >= blocks:
+            block %= blocks
+        if count > blocks - block:
+            count = blocks - block
         user.vio += 1
         user.vio_dasd += 1
         user.pending_cp_s += self._vio_s
         nbytes = count * BLOCK_BYTES
-        tracks = self._tracks(block, count)
-        if self.mdc is None:
-            yield from self.volume.io(user, nbytes, not write, True)
+        mdc, volume = self.mdc, self.volume
+        if mdc is None:
+            yield from volume.io(user, nbytes, not write, True)
         elif write:
-            yield from self.mdc.write(user, self.volume, tracks, nbytes)
+            mdc.write_lookup(user)
+            yield from volume.io(user, nbytes, False, mdc.pav_eligible)
+            mdc.refresh(self._tracks(block, count))
         else:
-            avoided = yield from self.mdc.read(user, self.volume, tracks, count)
-            user.vio_avoid += avoided
+            to_stage, waits, done = mdc.lookup(user, self._tracks(block, count), count)
+            if done is not None:
+                nbytes = mdc.track_bytes * len(to_stage)
+                yield from volume.io(user, nbytes, True, mdc.pav_eligible)
+                mdc.staged(user, to_stage, done)
+            else:
+                volume.base.avoided += 1
+                user.vio_avoid += 1
+            for wait in waits:
+                if not wait.processed:
+                    user.state = IOW
+                    yield wait

@@ -1,0 +1,83 @@
+"""Speed figures for zvmsim (prints them; run with the project's venv).
+
+* simulated events per wall second for the pav-mdc scenario, against a bare
+  SimPy loop doing the same number of timeouts in this process (the ratio is
+  zvmsim's overhead per event);
+* wall time of one dashboard update: re-simulate the default window and
+  render FCX108 and FCX112, as the PAV and MDC dashboard does on a change.
+
+Usage: ``python benchmarks/speed.py [--repeat N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import simpy
+
+import zvmsim
+from zvmsim.machine import Machine
+from zvmsim.scenario import load_scenario
+
+CONDITIONS = {
+    "MDC off": {"mdc": "off"},
+    "MDC on, no fix": {"mdc": "on"},
+    "MDC on, VM64199": {"mdc": "on", "vm64199": "on"},
+}
+
+
+def simulated(knobs: dict) -> tuple[int, float]:
+    """(SimPy events, wall seconds) for one run of pav-mdc with *knobs*."""
+    machine = Machine(load_scenario("pav-mdc").config(knobs), seed=1)
+    start = time.perf_counter()
+    machine.run()
+    wall = time.perf_counter() - start
+    return next(machine.env._eid), wall  # events scheduled during the run
+
+
+def bare(events: int) -> float:
+    """Wall seconds for a bare SimPy process doing *events* timeouts."""
+    env = simpy.Environment()
+
+    def loop():
+        for _ in range(events):
+            yield env.timeout(1e-6)
+
+    env.process(loop())
+    start = time.perf_counter()
+    env.run()
+    return time.perf_counter() - start
+
+
+def dashboard_update(knobs: dict) -> float:
+    """Wall seconds to re-simulate and render the PAV and MDC dashboard's reports."""
+    start = time.perf_counter()
+    data = zvmsim.simulate("pav-mdc", knobs)
+    for rep in zvmsim.reports(data, "FCX108", "FCX112"):
+        rep.text
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    repeat = parser.parse_args().repeat
+    print(f"{'condition':<18} {'events':>8} {'zvmsim ev/s':>12} {'bare ev/s':>10} "
+          f"{'overhead':>8} {'update s':>9}")
+    for name, knobs in CONDITIONS.items():
+        runs = [simulated(knobs) for _ in range(repeat)]
+        events = runs[0][0]
+        ours = events / statistics.median(w for _, w in runs)
+        theirs = events / statistics.median(bare(events) for _ in range(repeat))
+        update = statistics.median(dashboard_update(knobs) for _ in range(repeat))
+        print(f"{name:<18} {events:>8} {ours:>12,.0f} {theirs:>10,.0f} "
+              f"{theirs / ours:>7.2f}x {update:>9.2f}")
+    cfg = load_scenario("pav-mdc").config()
+    print(f"default window: {cfg.duration:g} s simulated after {cfg.warmup:g} s warm-up; "
+          "target: update < 1 s, overhead < 3x")
+
+
+if __name__ == "__main__":
+    main()
