@@ -170,6 +170,22 @@ def hex_range(text: str) -> list[str]:
     return [f"{n:04X}" for n in range(first, last + 1)]
 
 
+def _fits(text: str, length: int, where: str) -> str:
+    """Check a name fits its monitor-record field (nothing is silently cut)."""
+    if not text or len(text) > length:
+        raise ZvmsimError(f"{where} must be 1 to {length} characters, not {text!r}")
+    return text
+
+
+def _devno(text: str, where: str) -> str:
+    try:
+        if len(text) == 4 and int(text, 16) >= 0:
+            return text.upper()
+    except ValueError:
+        pass
+    raise ZvmsimError(f"{where} must be a 4-digit hex device number, not {text!r}")
+
+
 def _positive(value: float, where: str) -> float:
     if value <= 0:
         raise ZvmsimError(f"{where} must be greater than 0, not {value}")
@@ -196,12 +212,12 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         except ValueError:
             raise ZvmsimError(f"[system].start is not a date and time: {start!r}") from None
     info = SystemInfo(
-        sysid=sysd.get("sysid", str),
-        cpu_model=sysd.get("cpu_model", str),
-        serial=sysd.get("serial", str),
-        zvm_level=sysd.get("zvm_level", str),
+        sysid=_fits(sysd.get("sysid", str), 8, "[system].sysid"),
+        cpu_model=_fits(sysd.get("cpu_model", str), 16, "[system].cpu_model"),
+        serial=_fits(sysd.get("serial", str), 8, "[system].serial"),
+        zvm_level=_fits(sysd.get("zvm_level", str), 8, "[system].zvm_level"),
         start=start.replace(tzinfo=None),
-        title=title,
+        title=_fits(title, 64, "[scenario].title"),
     )
     sysd.done()
 
@@ -239,7 +255,8 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         t = _Table(body, f"[volumes.{volser}]")
         model = t.get("model", str)
         cu = t.get("control_unit", str)
-        base = t.get("base", str).upper()
+        _fits(volser, 6, "volume serial")
+        base = _devno(t.get("base", str), f"volume {volser} base")
         n_alias = t.get("aliases", int, 0)
         pool = hex_range(t.get("alias_range", str, base))
         chpids = tuple(t.get("chpids", list))
@@ -256,6 +273,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
             )
         if not chpids:
             raise ZvmsimError(f"volume {volser}: needs at least one channel path")
+        _fits(",".join(chpids), 32, f"volume {volser} chpids")
         for c in chpids:
             if c not in channels:
                 raise ZvmsimError(f"volume {volser}: unknown CHPID '{c}'")
