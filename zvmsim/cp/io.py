@@ -14,6 +14,7 @@ to the base RDEV because that is where the queue lives.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Generator
 
@@ -83,7 +84,7 @@ class VolumeIO:
         self._rio_s = path_us["rio_us"] / 1e6
         self._system_s = path_us["io_interrupt_system_us"] / 1e6
         self._queue: deque[tuple[bool, simpy.Event]] = deque()
-        self._next_path = 0
+        self._path_cycle = itertools.cycle(paths)  # CP rotates over the channel paths
         self.started = 0  # I/O requests CP accepted for this volume (queued or not)
 
     @property
@@ -122,9 +123,7 @@ class VolumeIO:
                 rdev = yield wait
                 base.queue_s += env.now - queued_at
         rdev.busy = True
-        paths = self.paths
-        path = paths[self._next_path]
-        self._next_path = (self._next_path + 1) % len(paths)
+        path = next(self._path_cycle)
         pend, disc, conn = self.timing.sample(nbytes, path)
         yield env.timeout(pend + disc + conn)
         rdev.ssch += 1
