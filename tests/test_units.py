@@ -71,7 +71,7 @@ def _raw() -> dict:
         (lambda r: r["volumes"]["LDB307"].update(chpids=["99"]), "unknown CHPID"),
         (lambda r: r["volumes"]["LDB307"].update(aliases=40), "do not fit"),
         (lambda r: r["minidisks"]["SQPERF"].update(cylinders=9000), "does not fit"),
-        (lambda r: r["monitor"].update(hfs_interval=60), "hfs_interval"),
+        (lambda r: r["monitor"].update(hfs_interval=-1), "hfs_interval"),
         (lambda r: r["processors"].update(count=0), "processors.count"),
         (lambda r: r["processors"].update(count="two"), "must be int"),
         (lambda r: r["guests"]["SQPERF"].update(workload="tetris"), None),

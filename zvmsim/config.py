@@ -16,6 +16,8 @@ from .calibration import Calibration
 from .errors import ZvmsimError
 
 __all__ = [
+    "PagingConfig",
+    "StorageConfig",
     "ChannelConfig",
     "CPConfig",
     "GuestConfig",
@@ -103,6 +105,29 @@ class GuestConfig:
 
 
 @dataclass(frozen=True)
+class StorageConfig:
+    """Central and expanded storage, and the available-list thresholds (frames)."""
+
+    central_mb: float
+    xstore_mb: float
+    low_frames: int
+    high_frames: int
+    history_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class PagingConfig:
+    """CP-owned PAGE volumes: how many, what kind, and where they hang."""
+
+    volumes: int
+    model: str
+    control_unit: str
+    chpids: tuple[str, ...]
+    rdevs: tuple[str, ...]
+    volser_prefix: str
+
+
+@dataclass(frozen=True)
 class CPConfig:
     """Control Program settings: minidisk cache and applied fixes (APARs)."""
 
@@ -127,6 +152,8 @@ class SystemConfig:
     guests: dict[str, GuestConfig]
     cp: CPConfig
     calibration: Calibration
+    storage: StorageConfig | None = None
+    paging: PagingConfig | None = None
 
 
 class _Table:
@@ -186,6 +213,19 @@ def _devno(text: str, where: str) -> str:
     raise ZvmsimError(f"{where} must be a 4-digit hex device number, not {text!r}")
 
 
+def _userids(pattern: str, count: int) -> tuple[str, ...]:
+    """``SQPERF*`` -> SQPERF1..n; ``LIN102`` -> LIN102, LIN103, ...; ``MAINT`` -> MAINT."""
+    if pattern.endswith("*"):
+        return tuple(f"{pattern[:-1]}{i}" for i in range(1, count + 1))
+    digits = len(pattern) - len(pattern.rstrip("0123456789"))
+    if count == 1:
+        return (pattern,)
+    if not digits:
+        return tuple(f"{pattern}{i}" for i in range(1, count + 1))
+    stem, first = pattern[:-digits], int(pattern[-digits:])
+    return tuple(f"{stem}{first + i:0{digits}d}" for i in range(count))
+
+
 def _positive(value: float, where: str) -> float:
     if value <= 0:
         raise ZvmsimError(f"{where} must be greater than 0, not {value}")
@@ -227,8 +267,6 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         hfs_interval=_positive(mon.get("hfs_interval", float), "hfs_interval"),
     )
     mon.done()
-    if monitor.hfs_interval > monitor.sample_interval:
-        raise ZvmsimError("hfs_interval cannot be longer than sample_interval")
     if monitor.sample_interval > duration:
         raise ZvmsimError(
             f"duration {duration:g} s is shorter than one monitor interval "
@@ -242,7 +280,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         raise ZvmsimError(f"processors.count must be 1 to 64, not {processors.count}")
 
     channels = {}
-    for chpid, body in _Table(top.get("channels", dict), "[channels]").data.items():
+    for chpid, body in _Table(top.get("channels", dict, {}), "[channels]").data.items():
         t = _Table(body, f"[channels.{chpid}]")
         kind = t.get("type", str)
         t.done()
@@ -251,7 +289,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         channels[chpid] = ChannelConfig(chpid=chpid, kind=kind)
 
     volumes = {}
-    for volser, body in _Table(top.get("volumes", dict), "[volumes]").data.items():
+    for volser, body in _Table(top.get("volumes", dict, {}), "[volumes]").data.items():
         t = _Table(body, f"[volumes.{volser}]")
         model = t.get("model", str)
         cu = t.get("control_unit", str)
@@ -290,18 +328,14 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         t.done()
         if not 1 <= count <= 999:
             raise ZvmsimError(f"guests.{gname}.count must be 1 to 999, not {count}")
-        userids = (
-            (prefix,)
-            if count == 1 and not prefix.endswith("*")
-            else tuple(f"{prefix.rstrip('*')}{i}" for i in range(1, count + 1))
-        )
+        userids = _userids(prefix, count)
         for u in userids:
             if len(u) > 8:
                 raise ZvmsimError(f"userid '{u}' is longer than 8 characters")
         guests[gname] = GuestConfig(gname, userids, workload, params)
 
     minidisks = {}
-    for mname, body in _Table(top.get("minidisks", dict), "[minidisks]").data.items():
+    for mname, body in _Table(top.get("minidisks", dict, {}), "[minidisks]").data.items():
         t = _Table(body, f"[minidisks.{mname}]")
         per_user = t.get("per_user", str, "")
         owner = t.get("owner", str, "")
@@ -324,13 +358,17 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
                 raise ZvmsimError(f"minidisk {key}: extent does not fit volume {volser}")
             minidisks[key] = MinidiskConfig(key, who, vaddr, volser, first, cylinders, mdc)
 
-    cpd = _Table(top.get("cp", dict), "[cp]")
+    cpd = _Table(top.get("cp", dict, {}), "[cp]")
     cp = CPConfig(
         mdc_system=cpd.get("mdc_system", bool, True),
         mdc_max_mb=cpd.get("mdc_max_mb", float, 0.0),
         fixes={str(k): bool(v) for k, v in cpd.get("fixes", dict, {}).items()},
     )
     cpd.done()
+    storage = _storage(top.get("storage", dict, None))
+    paging = _paging(top.get("paging", dict, None), channels, calibration)
+    if paging is not None and storage is None:
+        raise ZvmsimError("[paging] needs a [storage] section")
     top.done()
     return SystemConfig(
         scenario=name,
@@ -345,4 +383,48 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         guests=guests,
         cp=cp,
         calibration=calibration,
+        storage=storage,
+        paging=paging,
     )
+
+
+def _storage(body: dict | None) -> StorageConfig | None:
+    if body is None:
+        return None
+    t = _Table(body, "[storage]")
+    cfg = StorageConfig(
+        central_mb=_positive(t.get("central_mb", float), "central_mb"),
+        xstore_mb=t.get("xstore_mb", float, 0.0),
+        low_frames=t.get("low_frames", int),
+        high_frames=t.get("high_frames", int),
+        history_s=t.get("history_s", float, 0.0),
+    )
+    t.done()
+    if cfg.xstore_mb < 0:
+        raise ZvmsimError(f"xstore_mb cannot be negative, not {cfg.xstore_mb:g}")
+    if not 0 < cfg.low_frames < cfg.high_frames < cfg.central_mb * 256:
+        raise ZvmsimError("[storage] needs 0 < low_frames < high_frames < central storage frames")
+    return cfg
+
+
+def _paging(body: dict | None, channels: dict, calibration: Calibration) -> PagingConfig | None:
+    if body is None:
+        return None
+    t = _Table(body, "[paging]")
+    count = t.get("volumes", int)
+    model = t.get("model", str)
+    cu = t.get("control_unit", str)
+    chpids = tuple(t.get("chpids", list))
+    pool = hex_range(t.get("rdev_range", str))
+    prefix = _fits(t.get("volser_prefix", str), 4, "[paging].volser_prefix")
+    t.done()
+    if model not in calibration.models:
+        raise ZvmsimError(f"[paging]: unknown DASD model '{model}'")
+    if cu not in calibration.control_units:
+        raise ZvmsimError(f"[paging]: unknown control unit '{cu}'")
+    if not 1 <= count <= len(pool):
+        raise ZvmsimError(f"[paging]: {count} volumes do not fit its rdev_range of {len(pool)}")
+    for c in chpids or ("",):
+        if c not in channels:
+            raise ZvmsimError(f"[paging]: unknown CHPID '{c}'")
+    return PagingConfig(count, model, cu, chpids, tuple(pool[:count]), prefix)

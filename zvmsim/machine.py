@@ -14,10 +14,13 @@ from typing import Any
 import simpy
 
 from .config import SystemConfig
+from .cp.demandscan import DemandScan62
 from .cp.dispatch import Processors
 from .cp.io import VolumeIO
 from .cp.mdc import MinidiskCache
 from .cp.minidisk import BLOCK_BYTES, Minidisk
+from .cp.paging import PageVolume, PagingDevices
+from .cp.storage import Storage
 from .cp.vmdbk import DM, RUN, Vmdbk
 from .errors import ZvmsimError
 from .guests import WORKLOADS
@@ -68,6 +71,12 @@ class Machine:
             if config.cp.mdc_system and capacity > 0
             else None
         )
+        self.volume_info = {
+            v.volser: (v.model, v.control_unit, v.chpids, "") for v in config.volumes.values()
+        }
+        self.storage: Storage | None = None
+        if config.storage is not None:
+            self.storage = self._build_storage(config)
         self.minidisks: dict[str, Minidisk] = {}
         for md in config.minidisks.values():
             cached = self.mdc if config.volumes[md.volser].mdc and md.mdc else None
@@ -100,7 +109,53 @@ class Machine:
             for name in w.links:
                 volser = config.minidisks[name].volser
                 self.links[volser] = self.links.get(volser, 0) + 1
+        if self.storage is not None:
+            self.storage.quiet = True
+            for w in self.workloads:
+                w.prepare()
+            for w in self.workloads:
+                w.history(config.storage.history_s)  # type: ignore[union-attr]
+            self.storage.quiet = False
         self.monitor = MonitorCollector(self)
+
+    def _build_storage(self, config: SystemConfig) -> Storage:
+        cal, st, pg = config.calibration, config.storage, config.paging
+        assert st is not None
+        volumes: list[PageVolume] = []
+        if pg is not None:
+            slots = cal.models[pg.model] * cal.tracks_per_cylinder * cal.blocks_per_track
+            for i, rdev in enumerate(pg.rdevs):
+                volser = f"{pg.volser_prefix}{i + 1:02d}"
+                timing = DasdTiming(
+                    cal.control_units[pg.control_unit], self.streams.stream(f"io:{volser}")
+                )
+                vol = VolumeIO(
+                    self.env,
+                    volser,
+                    rdev,
+                    (),
+                    [self.chpids[c] for c in pg.chpids],
+                    timing,
+                    self.processors,
+                    cal.path_us,
+                )
+                self.volumes[volser] = vol
+                self.volume_info[volser] = (pg.model, pg.control_unit, pg.chpids, "PAGE")
+                volumes.append(PageVolume(vol, slots))
+        storage = Storage(
+            self.env,
+            frames=int(st.central_mb * 256),
+            xstore_pages=int(st.xstore_mb * 256),
+            low=st.low_frames,
+            high=st.high_frames,
+            paging=PagingDevices(volumes, Vmdbk("SYSTEM")),
+            processors=self.processors,
+            block_pages=cal.block_pages_max,
+            path_us=cal.path_us,
+            rnd=self.streams.stream("storage"),
+        )
+        storage.policy = DemandScan62()
+        return storage
 
     def shared_layout(self, key: str, make: Callable[[random.Random], Any]) -> Any:
         """Data laid out once per run and shared by every user (e.g. a disk's files)."""

@@ -152,7 +152,6 @@ class Scenario:
             raw["scenario"]["duration"] = duration
         if interval is not None:
             raw["monitor"]["sample_interval"] = interval
-            raw["monitor"]["hfs_interval"] = min(raw["monitor"]["hfs_interval"], interval)
         return build_config(raw, load_calibration())
 
 

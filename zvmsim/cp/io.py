@@ -106,10 +106,12 @@ class VolumeIO:
                     return alias
         return None
 
-    def io(self, user: Vmdbk, nbytes: int, read: bool, pav_eligible: bool) -> Generator:
-        """Run one real I/O for *user*: queue if needed, then pend+disc+conn."""
+    def io(
+        self, user: Vmdbk, nbytes: int, read: bool, pav_eligible: bool, state: int = IOW
+    ) -> Generator:
+        """Run one real I/O for *user*, who waits in *state* (I/O or page wait)."""
         env = self.env
-        user.state = IOW
+        user.state = state
         self.started += 1
         base = self.base
         if not base.busy:

@@ -8,7 +8,13 @@ SimPy process. ``WORKLOADS`` maps the names used in scenario files to classes.
 from __future__ import annotations
 
 from .cms import CmsCopyfile, CmsLight
+from .linux import LinuxServer, LinuxThrasher
 
-__all__ = ["WORKLOADS", "CmsCopyfile", "CmsLight"]
+__all__ = ["WORKLOADS", "CmsCopyfile", "CmsLight", "LinuxServer", "LinuxThrasher"]
 
-WORKLOADS = {"cms_copyfile": CmsCopyfile, "cms_light": CmsLight}
+WORKLOADS = {
+    "cms_copyfile": CmsCopyfile,
+    "cms_light": CmsLight,
+    "linux_thrasher": LinuxThrasher,
+    "linux_server": LinuxServer,
+}

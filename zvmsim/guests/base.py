@@ -52,5 +52,11 @@ class Workload:
         """Names of the minidisks this guest links."""
         return []
 
+    def prepare(self) -> None:
+        """Build the guest's history before the clock starts (optional)."""
+
+    def history(self, seconds: float) -> None:
+        """Replay *seconds* of past activity in storage, without I/O timing (optional)."""
+
     def run(self) -> Generator:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -135,17 +135,18 @@ class MonitorCollector:
             )
         )
         for volser, vol in m.volumes.items():
-            vcfg = cfg.volumes[volser]
+            model, cu, chpids, usage = m.volume_info[volser]
             for rdev in vol.exposures:
                 out.append(
                     MRMTRDEV(
                         tod=tod,
                         rdev=rdev.addr,
-                        devtype=vcfg.model,
+                        devtype=model,
                         volser=volser,
                         base=rdev.base.addr if rdev.base else "",
-                        control_unit=vcfg.control_unit,
-                        chpids=",".join(vcfg.chpids),
+                        control_unit=cu,
+                        chpids=",".join(chpids),
+                        usage=usage,
                         links=m.links.get(volser, 0),
                     )
                 )

@@ -144,6 +144,7 @@ class MRMTRDEV(Record):
     base: str = _char(4)
     control_unit: str = _char(8)
     chpids: str = _char(32)
+    usage: str = _char(8)  # PAGE for a CP-owned paging volume, blank for user volumes
     links: int = _gauge()
 
 

@@ -1,0 +1,75 @@
+"""The demand scan of z/VM 6.2 and earlier: pass 1, pass 2, emergency scan.
+
+When the available list runs low, CP visits address spaces in a fixed order
+of friendliness and steals frames until it has what it needs:
+
+* **pass 1** — unreferenced pages of shared spaces (VDISKs: referenced VDISK
+  pages are passed over), then dormant users, then eligible-list users (all
+  their pages), then dispatch-list users' unreferenced pages down to their
+  working-set size (WSS);
+* **pass 2** — the same, but skipping shared spaces and taking dispatch-list
+  users' pages down to their SET RESERVED amount;
+* **emergency scan** — anything it can find, referenced or not.
+
+A visit clears the reference bits of the pages it passes over, so a page
+that is not touched again can be taken by the next pass. Frames taken in each
+pass are counted for the DEMNDLOG report. The visiting order rotates from one
+scan to the next so no user is always first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from .spaces import Space
+from .storage import Storage
+
+__all__ = ["DemandScan62"]
+
+
+class DemandScan62:
+    """The pre-6.3 three-pass demand scan (a :class:`ScanPolicy`)."""
+
+    def __init__(self) -> None:
+        self._turn = 0
+
+    def replenish(self, storage: Storage, need: int) -> int:
+        spaces = storage.spaces
+        if not spaces:
+            return 0
+        turn = self._turn % len(spaces)
+        self._turn += 1
+        order = spaces[turn:] + spaces[:turn]
+        shared = [s for s in order if s.kind == "vdisk"]
+        guests = [s for s in order if s.kind != "vdisk"]
+        dormant = [s for s in guests if s.listed == "dormant"]
+        eligible = [s for s in guests if s.listed == "eligible"]
+        dispatch = [s for s in guests if s.listed == "dispatch"]
+        got = 0
+
+        def visit(
+            pass_no: int,
+            visited: Iterable[Space],
+            allowance: Callable[[Space], int],
+            honour_ref: bool,
+        ) -> None:
+            nonlocal got
+            for space in visited:
+                if got >= need:
+                    return
+                if pass_no == 0 and space.table is not None:
+                    space.wss = max(space.referenced, space.wss // 2)
+                room = min(need - got, allowance(space))
+                taken = storage.steal(space, room, honour_ref)
+                storage.taken_by_pass[pass_no] += taken
+                got += taken
+
+        everything = lambda s: s.resident  # noqa: E731
+        visit(0, shared, everything, True)
+        visit(0, dormant, everything, False)
+        visit(0, eligible, everything, False)
+        visit(0, dispatch, lambda s: s.resident - s.wss, True)
+        visit(1, dormant + eligible, everything, False)
+        visit(1, dispatch, lambda s: s.resident - s.reserved, True)
+        visit(2, order, everything, False)
+        return got

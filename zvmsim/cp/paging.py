@@ -1,0 +1,110 @@
+"""Paging DASD: CP-owned PAGE volumes, their slots, and block paging I/O.
+
+Each PAGE volume is an RDEV with one I/O at a time and CP's queue in front
+of it. CP writes the pages it steals in *blocks* (several pages, one I/O) to
+the volume with the least work queued, and reads a block back when a guest
+faults on one of its pages. A 3390 cylinder holds 180 page slots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+from ..errors import ZvmsimError
+from .io import VolumeIO
+from .vmdbk import PGW, Vmdbk
+
+__all__ = ["PageVolume", "PagingDevices"]
+
+PAGE_BYTES = 4096
+
+
+@dataclass
+class PageVolume:
+    """One CP-owned paging volume and its slot and page counters."""
+
+    volume: VolumeIO
+    slots: int
+    used: int = 0
+    pages_read: int = 0
+    pages_written: int = 0
+    blocks_read: int = 0
+    blocks_written: int = 0
+
+
+class PagingDevices:
+    """All PAGE volumes of the system."""
+
+    def __init__(self, volumes: list[PageVolume], system: Vmdbk) -> None:
+        self.volumes = volumes
+        self.system = system  # CP's own I/O (page-outs) runs under this VMDBK
+        self._turn = 0
+
+    @property
+    def slots(self) -> int:
+        """Page slots on all PAGE volumes."""
+        return sum(v.slots for v in self.volumes)
+
+    @property
+    def used(self) -> int:
+        """Page slots in use."""
+        return sum(v.used for v in self.volumes)
+
+    def choose(self, pages: int) -> int:
+        """The volume for a new block: least work in flight, then most free slots."""
+        best, best_key = -1, None
+        count = len(self.volumes)
+        for k in range(count):
+            i = (self._turn + k) % count
+            vol = self.volumes[i]
+            if vol.slots - vol.used < pages:
+                continue
+            key = (vol.volume.in_flight, vol.used / vol.slots)
+            if best_key is None or key < best_key:
+                best, best_key = i, key
+        if best < 0:
+            raise ZvmsimError(
+                "paging space is full: CP has no PAGE slots left (add paging volumes)"
+            )
+        self._turn = (best + 1) % count
+        self.volumes[best].used += pages
+        return best
+
+    def spread(self, pages: int) -> list[tuple[int, int]]:
+        """Allocate *pages* slots over all volumes in proportion to their free slots.
+
+        Used while building a storage history, when no I/O is simulated.
+        """
+        free = [v.slots - v.used for v in self.volumes]
+        total = sum(free)
+        if total < pages:
+            raise ZvmsimError(
+                "paging space is full: CP has no PAGE slots left (add paging volumes)"
+            )
+        out, left = [], pages
+        for i, room in enumerate(free):
+            share = min(room, left, -(-pages * room // total))
+            if share > 0:
+                self.volumes[i].used += share
+                out.append((i, share))
+                left -= share
+        return out
+
+    def write(self, index: int, pages: int) -> Generator:
+        """Write a block of *pages* to volume *index* (a CP process)."""
+        vol = self.volumes[index]
+        system = self.system
+        yield from vol.volume.io(system, pages * PAGE_BYTES, False, True)
+        vol.pages_written += pages
+        vol.blocks_written += 1
+        vol.volume.processors.charge_system(system.pending_cp_s)
+        system.pending_cp_s = 0.0
+
+    def read(self, user: Vmdbk, index: int, pages: int) -> Generator:
+        """Read a block of *pages* from volume *index* for a faulting *user*."""
+        vol = self.volumes[index]
+        yield from vol.volume.io(user, pages * PAGE_BYTES, True, True, PGW)
+        vol.pages_read += pages
+        vol.blocks_read += 1
+        vol.used -= pages

@@ -1,0 +1,175 @@
+"""Address spaces: where every page of a guest or a VDISK is, as counts.
+
+A 384 GB system has a hundred million frames, so pages are never objects.
+Each :class:`Space` keeps counts per state — resident (and how many of those
+were referenced since the demand scan last looked), in expanded storage
+(XSTORE), on paging DASD — plus cumulative paging counters for the monitor.
+
+Where a lesson needs to know *which* page is where (a single thrasher
+walking its memory), a space also carries a :class:`PageTable`: one byte of
+state per page and a clock hand, the way CP's frame-table scan sweeps.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .vmdbk import DM, Vmdbk
+
+__all__ = ["DASD", "NEW", "PageTable", "RES", "Space", "XST"]
+
+NEW, RES, XST, DASD, MOVING = 0, 1, 2, 3, 4  # never touched, resident, XSTORE, DASD, in flight
+
+
+class PageTable:
+    """Per-page state for one space: location, referenced bit, DASD block."""
+
+    __slots__ = ("loc", "ref", "block", "order", "hand", "xhand")
+
+    def __init__(self, pages: int, rnd: random.Random) -> None:
+        self.loc = bytearray(pages)
+        self.ref = bytearray(pages)
+        self.block = [0] * pages  # which paging block (one DASD I/O) holds the page
+        # CP scans frames in real-storage order, which has nothing to do with the
+        # guest's virtual addresses: the clock hands walk a shuffled page order.
+        self.order = list(range(pages))
+        rnd.shuffle(self.order)
+        self.hand = 0  # the steal clock hand (a position in order)
+        self.xhand = 0  # the XSTORE migration hand
+
+    def take(self, n: int, honour_ref: bool) -> tuple[list[int], int]:
+        """Sweep the clock: pick up to *n* resident pages to steal.
+
+        With *honour_ref*, a referenced page loses its bit and is passed over
+        (a second chance), as the friendly passes do; otherwise anything goes.
+        Returns the pages taken and how many referenced bits were cleared.
+        """
+        loc, ref, order = self.loc, self.ref, self.order
+        size = len(loc)
+        taken: list[int] = []
+        cleared = steps = 0
+        pos = self.hand
+        while len(taken) < n and steps < size:
+            i = order[pos]
+            if loc[i] == RES:
+                if ref[i]:
+                    ref[i] = 0
+                    cleared += 1
+                    if not honour_ref:
+                        taken.append(i)
+                else:
+                    taken.append(i)
+            pos += 1
+            if pos == size:
+                pos = 0
+            steps += 1
+        self.hand = pos
+        return taken, cleared
+
+    def take_xstor(self, n: int) -> list[int]:
+        """The next *n* pages held in XSTORE, in sweep order (for migration)."""
+        loc, order = self.loc, self.order
+        size = len(loc)
+        taken: list[int] = []
+        steps = 0
+        pos = self.xhand
+        while len(taken) < n and steps < size:
+            i = order[pos]
+            if loc[i] == XST:
+                taken.append(i)
+            pos += 1
+            if pos == size:
+                pos = 0
+            steps += 1
+        self.xhand = pos
+        return taken
+
+
+class Space:
+    """One address space: a guest's storage or a VDISK, counted by page state."""
+
+    __slots__ = (
+        "name",
+        "owner",
+        "kind",
+        "pages",
+        "resident",
+        "referenced",
+        "xstor",
+        "dasd",
+        "moving",
+        "reserved",
+        "wss",
+        "table",
+        "page_reads",
+        "page_writes",
+        "steals",
+        "x_to_ms",
+        "ms_to_x",
+        "x_to_ds",
+        "rnd",
+        "dasd_on",
+        "vm",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        owner: str,
+        kind: str,
+        pages: int,
+        rnd: random.Random,
+        detailed: bool = False,
+        reserved: int = 0,
+    ) -> None:
+        self.name = name
+        self.owner = owner
+        self.kind = kind  # "guest" or "vdisk"
+        self.pages = pages
+        self.resident = 0
+        self.referenced = 0
+        self.xstor = 0
+        self.dasd = 0
+        self.moving = 0
+        self.reserved = reserved
+        self.wss = 0
+        self.vm: Vmdbk | None = None  # the guest whose list membership counts
+        self.table = PageTable(pages, rnd) if detailed else None
+        self.dasd_on: dict[int, int] = {}  # paging volume -> pages there (counted spaces)
+        self.page_reads = 0
+        self.page_writes = 0
+        self.steals = 0
+        self.x_to_ms = 0
+        self.ms_to_x = 0
+        self.x_to_ds = 0
+        self.rnd = rnd
+
+    @property
+    def listed(self) -> str:
+        """Which scheduler list the owner is on: dispatch, eligible, dormant (or shared)."""
+        if self.kind == "vdisk":
+            return "shared"
+        if self.vm is None or self.vm.state == DM:
+            return "dormant"
+        return "dispatch"
+
+    @property
+    def untouched(self) -> int:
+        """Pages never touched (no frame, no slot)."""
+        return self.pages - self.resident - self.xstor - self.dasd - self.moving
+
+    @property
+    def unreferenced(self) -> int:
+        """Resident pages not referenced since the scan last visited."""
+        return self.resident - self.referenced
+
+    def check(self) -> None:
+        """Every page is in exactly one place (or in flight); raise if not."""
+        parts = (self.resident, self.xstor, self.dasd, self.moving, self.untouched)
+        if min(parts) < 0 or self.referenced > self.resident or self.referenced < 0:
+            raise AssertionError(f"space {self.name}: page counts inconsistent {parts}")
+        if self.table is not None:
+            loc = self.table.loc
+            counts = [loc.count(s) for s in (RES, XST, DASD, MOVING)]
+            if counts != [self.resident, self.xstor, self.dasd, self.moving]:
+                raise AssertionError(f"space {self.name}: table {counts} != counts")

@@ -1,0 +1,344 @@
+"""Real storage management, z/VM 6.2 and earlier: frames, XSTORE, page-outs.
+
+CP keeps a list of available frames. When a page fault or first touch takes
+it below the *low* threshold, the demand scan (:mod:`zvmsim.cp.demandscan`)
+steals frames until the list is back at *high*. A stolen page goes to
+expanded storage (XSTORE) while there is room; when XSTORE is full its
+oldest pages migrate to paging DASD, written in blocks. A guest touching a
+page that is not resident gets it back synchronously from XSTORE (CP time,
+no wait) or waits in page wait while CP reads its block from DASD.
+
+The demand scan's algorithm is a pluggable policy, so the z/VM 6.3 global
+aging list can replace it without touching this module.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Generator
+from typing import Protocol
+
+import simpy
+
+from ..errors import ZvmsimError
+from .dispatch import Processors
+from .paging import PagingDevices
+from .spaces import DASD, MOVING, NEW, RES, XST, Space
+from .vmdbk import Vmdbk
+
+__all__ = ["ScanPolicy", "Storage"]
+
+
+class ScanPolicy(Protocol):
+    """Replenishes the available list: returns frames freed."""
+
+    def replenish(self, storage: Storage, need: int) -> int: ...
+
+
+class Storage:
+    """Central storage, expanded storage and the page movements between them."""
+
+    def __init__(
+        self,
+        env: simpy.Environment,
+        frames: int,
+        xstore_pages: int,
+        low: int,
+        high: int,
+        paging: PagingDevices,
+        processors: Processors,
+        block_pages: int,
+        path_us: dict[str, float],
+        rnd: random.Random,
+    ) -> None:
+        if not 0 < low < high < frames:
+            raise ZvmsimError("available-list thresholds must satisfy 0 < low < high < frames")
+        self.env = env
+        self.frames = frames
+        self.available = frames
+        self.xstore_pages = xstore_pages
+        self.xstore_used = 0
+        self.low = low
+        self.high = high
+        self.paging = paging
+        self.processors = processors
+        self.block_pages = block_pages
+        self.rnd = rnd
+        self.spaces: list[Space] = []
+        self.policy: ScanPolicy | None = None
+        self.quiet = False  # while building the storage history: page-outs without I/O
+        self._blocks: dict[int, tuple[int, list[int]]] = {}  # block id -> (volume, pages)
+        self._next_block = 1
+        self._pgin_s = path_us["xstore_pgin_us"] / 1e6
+        self._pgout_s = path_us["xstore_pgout_us"] / 1e6
+        self._fault_s = path_us["page_fault_us"] / 1e6
+        self._steal_s = path_us["steal_us_per_page"] / 1e6
+        # cumulative counters for the monitor
+        self.scans = 0
+        self.frames_needed = 0
+        self.taken_by_pass = [0, 0, 0]  # pass 1, pass 2, emergency
+        self.times_empty = 0
+        self.migrated = 0
+
+    def add(self, space: Space) -> Space:
+        """Register an address space with the storage manager."""
+        self.spaces.append(space)
+        return space
+
+    # ---- frames ----------------------------------------------------------
+
+    def take_frames(self, n: int) -> None:
+        """Give *n* frames to a page coming in; replenish first if below low."""
+        if self.available - n < self.low and self.policy is not None:
+            need = self.high - self.available + n
+            self.scans += 1
+            self.frames_needed += need
+            freed = self.policy.replenish(self, need)
+            self.processors.charge_system(self._steal_s * freed)
+        if self.available < n:
+            self.times_empty += 1
+            raise ZvmsimError(
+                "central storage exhausted: every frame is pinned or in flight "
+                "(the configuration asks for more storage than the system has)"
+            )
+        self.available -= n
+
+    # ---- page-outs: called by the scan policy ----------------------------
+
+    def steal(self, space: Space, n: int, honour_ref: bool) -> int:
+        """Take up to *n* resident pages of *space*; return how many were taken."""
+        if n <= 0 or space.resident == 0:
+            return 0
+        pages: list[int] | None = None
+        if space.table is not None:
+            pages, cleared = space.table.take(n, honour_ref)
+            space.referenced -= cleared
+            taken = len(pages)
+        elif honour_ref:
+            taken = min(n, space.unreferenced)
+            if taken < n:
+                space.referenced = 0  # the scan visited every page: bits reset
+        else:
+            taken = min(n, space.resident)
+            space.referenced = min(space.referenced, space.resident - taken)
+        if taken == 0:
+            return 0
+        space.resident -= taken
+        space.referenced = min(space.referenced, space.resident)
+        space.steals += taken
+        self.available += taken
+        self._page_out(space, taken, pages)
+        return taken
+
+    def _page_out(self, space: Space, count: int, pages: list[int] | None) -> None:
+        if self.xstore_pages == 0:
+            self._write_blocks(space, count, pages)
+            return
+        room = self.xstore_pages - self.xstore_used
+        if room < count:
+            self._migrate(count - room)
+        space.xstor += count
+        space.ms_to_x += count
+        self.xstore_used += count
+        self.processors.charge_system(self._pgout_s * count)
+        if pages is not None:
+            loc = space.table.loc  # type: ignore[union-attr]
+            for i in pages:
+                loc[i] = XST
+
+    def _migrate(self, count: int) -> None:
+        """Move *count* pages from XSTORE to DASD, fullest owner first."""
+        while count > 0:
+            victim = max(self.spaces, key=lambda s: s.xstor)
+            if victim.xstor == 0:
+                raise ZvmsimError("XSTORE accounting lost track of its pages")
+            take = min(count, victim.xstor)
+            pages = None
+            if victim.table is not None:
+                pages = victim.table.take_xstor(take)
+                take = len(pages)
+            victim.xstor -= take
+            victim.x_to_ds += take
+            self.xstore_used -= take
+            self.migrated += take
+            self._write_blocks(victim, take, pages, migration=True)
+            count -= take
+
+    def _write_blocks(
+        self, space: Space, count: int, pages: list[int] | None, migration: bool = False
+    ) -> None:
+        space.dasd += count
+        if not migration:
+            space.page_writes += count
+        if pages is None and self.quiet:
+            for volume, n in self.paging.spread(count):
+                space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
+            return
+        size = self.block_pages
+        for start in range(0, count, size):
+            n = min(size, count - start)
+            volume = self.paging.choose(n)
+            if not self.quiet:
+                self.env.process(self.paging.write(volume, n))
+            if pages is None:
+                space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
+                continue
+            block = self._next_block
+            self._next_block += 1
+            members = pages[start : start + n]
+            self._blocks[block] = (volume, members)
+            table = space.table
+            for i in members:
+                table.loc[i] = DASD  # type: ignore[union-attr]
+                table.block[i] = block  # type: ignore[union-attr]
+
+    # ---- page-ins: called by guests ----------------------------------------
+
+    def touch(self, user: Vmdbk, space: Space, page: int) -> Generator | None:
+        """Touch one page of a space with a page table.
+
+        Returns None when the touch completes without waiting (resident, first
+        touch, or a synchronous XSTORE page-in); otherwise a process step to
+        ``yield from`` while the page's block is read from DASD.
+        """
+        table = space.table
+        state = table.loc[page]  # type: ignore[union-attr]
+        if state == RES:
+            if not table.ref[page]:  # type: ignore[union-attr]
+                table.ref[page] = 1  # type: ignore[union-attr]
+                space.referenced += 1
+            return None
+        if state == NEW:
+            self.take_frames(1)
+            table.loc[page] = RES  # type: ignore[union-attr]
+            table.ref[page] = 1  # type: ignore[union-attr]
+            space.resident += 1
+            space.referenced += 1
+            return None
+        if state == XST:
+            self.take_frames(1)
+            table.loc[page] = RES  # type: ignore[union-attr]
+            table.ref[page] = 1  # type: ignore[union-attr]
+            space.xstor -= 1
+            space.x_to_ms += 1
+            self.xstore_used -= 1
+            space.resident += 1
+            space.referenced += 1
+            user.pending_cp_s += self._pgin_s
+            return None
+        if state == DASD:
+            return self._read_block(user, space, page)
+        raise ZvmsimError(f"page {page} of {space.name} touched while in flight")
+
+    def resident_run(self, space: Space, start: int, limit: int) -> int:
+        """Touch the resident pages from *start* up to the first one that is not.
+
+        Returns the index of that page (or *limit*). Reference bits are set in
+        bulk, so walking resident memory costs no per-page Python work.
+        """
+        loc = space.table.loc  # type: ignore[union-attr]
+        end = limit
+        for state in (NEW, XST, DASD, MOVING):
+            found = loc.find(state, start, end)
+            if found >= 0:
+                end = found
+        if end > start:
+            ref = space.table.ref  # type: ignore[union-attr]
+            space.referenced += ref.count(0, start, end)
+            ref[start:end] = b"\x01" * (end - start)
+        return end
+
+    def _read_block(self, user: Vmdbk, space: Space, page: int) -> Generator:
+        table = space.table
+        volume, members = self._blocks.pop(table.block[page])  # type: ignore[union-attr]
+        loc = table.loc  # type: ignore[union-attr]
+        n = len(members)  # a page leaves DASD only with its whole block
+        self.take_frames(n)
+        for i in members:
+            loc[i] = MOVING
+        space.dasd -= n
+        space.moving += n
+        user.pending_cp_s += self._fault_s
+        yield from self.paging.read(user, volume, n)
+        for i in members:
+            loc[i] = RES
+        table.ref[page] = 1  # type: ignore[union-attr]
+        space.moving -= n
+        space.resident += n
+        space.referenced += 1
+        space.page_reads += n
+
+    def first_touch_counted(self, space: Space, n: int) -> None:
+        """*n* never-touched pages of a counted space get frames (no I/O)."""
+        if n > 0:
+            self.take_frames(n)
+            space.resident += n
+            space.referenced += n
+
+    def xstore_in_counted(self, user: Vmdbk, space: Space, n: int) -> None:
+        """Bring *n* pages of a counted space back from XSTORE (synchronous)."""
+        if n > 0:
+            self.take_frames(n)
+            space.xstor -= n
+            space.x_to_ms += n
+            self.xstore_used -= n
+            space.resident += n
+            space.referenced += n
+            user.pending_cp_s += self._pgin_s * n
+
+    def history_counted(self, space: Space, n: int) -> None:
+        """Bring *n* non-resident pages of a counted space in, with no I/O timing.
+
+        Used to compress a stretch of the system's past into its storage state.
+        """
+        n = min(n, space.xstor + space.dasd)
+        from_x = round(n * space.xstor / (space.xstor + space.dasd)) if n else 0
+        self.take_frames(n)
+        space.resident += n
+        space.xstor -= from_x
+        self.xstore_used -= from_x
+        left = n - from_x
+        space.dasd -= left
+        for volume in sorted(space.dasd_on):
+            take = min(left, space.dasd_on[volume])
+            space.dasd_on[volume] -= take
+            self.paging.volumes[volume].used -= take
+            left -= take
+            if not space.dasd_on[volume]:
+                del space.dasd_on[volume]
+
+    def read_counted(self, user: Vmdbk, space: Space) -> Generator:
+        """Fault one block of a counted space in from DASD; the user waits."""
+        pick = self.rnd.random() * space.dasd
+        on = space.dasd_on
+        for volume in sorted(on):
+            pick -= on[volume]
+            if pick < 0:
+                break
+        n = min(self.block_pages, on[volume])
+        on[volume] -= n
+        if not on[volume]:
+            del on[volume]
+        self.take_frames(n)
+        space.dasd -= n
+        space.moving += n
+        user.pending_cp_s += self._fault_s
+        yield from self.paging.read(user, volume, n)
+        space.moving -= n
+        space.resident += n
+        space.referenced += 1
+        space.page_reads += n
+
+    def fault_counted(self, user: Vmdbk, space: Space) -> Generator | None:
+        """Touch one non-resident page of a counted space, chosen in proportion."""
+        untouched = space.untouched
+        pick = self.rnd.random() * (untouched + space.xstor + space.dasd)
+        if pick < untouched:
+            self.first_touch_counted(space, 1)
+            return None
+        if pick < untouched + space.xstor:
+            self.xstore_in_counted(user, space, 1)
+            return None
+        if space.dasd:
+            return self.read_counted(user, space)
+        return None

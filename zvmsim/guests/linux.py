@@ -1,0 +1,177 @@
+"""Linux guests: a single-threaded page thrasher, and ordinary servers.
+
+**Thrasher.** One process in a virtual uniprocessor walks a memory region
+page by page, writing each page, forever — a memory initializer. The guest
+used its memory once, then sat idle (dormant) for ``idle_s`` seconds while
+other guests ran, so by the time it starts most of its pages have been stolen
+to XSTORE or paging DASD. Each touch is a few microseconds of CPU if the page
+is resident, a synchronous CP page-in if it is in XSTORE, and a page fault
+(the guest waits while CP reads the page's block from DASD) if it is on DASD.
+Because there is one thread, only one page fault is ever outstanding.
+
+**Server.** A guest that touches a hot set (its working set) quickly and the
+rest of its storage slowly; its pages are counted, not tracked one by one.
+Touches of pages that are not resident become page faults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from ..cp.spaces import Space
+from ..cp.vmdbk import DM, RUN
+from ..errors import ZvmsimError
+from .base import Workload
+
+__all__ = ["LinuxServer", "LinuxThrasher"]
+
+PAGES_PER_MB = 256
+
+
+def _space(workload: Workload, virtual_mb: float, detailed: bool) -> Space:
+    storage = workload.machine.storage
+    if storage is None:
+        raise ZvmsimError(f"user {workload.vm.userid}: the scenario has no [storage] section")
+    space = Space(
+        workload.vm.userid,
+        workload.vm.userid,
+        "guest",
+        int(virtual_mb * PAGES_PER_MB),
+        workload.machine.streams.stream(f"pages:{workload.vm.userid}"),
+        detailed=detailed,
+    )
+    space.vm = workload.vm
+    return storage.add(space)
+
+
+def poisson(rnd: Any, mean: float) -> int:
+    """A Poisson draw (Knuth's method for small means, normal approximation above)."""
+    if mean <= 0:
+        return 0
+    if mean > 30:
+        return max(0, round(rnd.gauss(mean, mean**0.5)))
+    limit, k, p = 2.718281828459045 ** (-mean), 0, 1.0
+    while True:
+        p *= rnd.random()
+        if p <= limit:
+            return k
+        k += 1
+
+
+class LinuxThrasher(Workload):
+    """A single-threaded memory initializer walking ``region_mb`` of storage."""
+
+    PARAMS = {"virtual_mb": 768.0, "region_mb": 300.0, "touch_us": 2.0, "idle_s": 0.0}
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        if not 0 < self.p["region_mb"] <= self.p["virtual_mb"]:
+            raise ZvmsimError(f"user {self.vm.userid}: region_mb must fit in virtual_mb")
+        self.space = _space(self, self.p["virtual_mb"], detailed=True)
+        self.region = int(self.p["region_mb"] * PAGES_PER_MB)
+
+    def prepare(self) -> None:
+        """The guest used its region once, then went idle."""
+        storage, vm = self.machine.storage, self.vm
+        vm.state = RUN
+        for page in range(self.region):
+            storage.touch(vm, self.space, page)
+        vm.state = DM
+
+    def run(self) -> Generator:
+        m, vm, space = self.machine, self.vm, self.space
+        storage, cpu = m.storage, m.processors
+        yield m.env.timeout(self.p["idle_s"])
+        m.add_to_dispatch_list(vm)
+        touch_s = self.p["touch_us"] / 1e6
+        slice_s = 0.005  # CPU is charged in bursts of at most one dispatch slice
+        region = self.region
+        page, busy = 0, 0.0
+        while True:
+            end = storage.resident_run(space, page, region)
+            if end > page:
+                busy += (end - page) * touch_s
+                page = end
+                if busy >= slice_s:
+                    yield from cpu.run(vm, busy, 0.0)
+                    busy = 0.0
+                if page == region:
+                    page = 0
+                continue
+            fault = storage.touch(vm, space, page)
+            busy += touch_s
+            page = page + 1 if page + 1 < region else 0
+            if fault is not None:
+                yield from cpu.run(vm, busy, 0.0)
+                busy = 0.0
+                yield from fault
+
+
+class LinuxServer(Workload):
+    """A Linux server: a hot working set plus occasional touches of colder pages."""
+
+    PARAMS = {
+        "virtual_mb": 512.0,
+        "used_mb": 256.0,
+        "wss_mb": 64.0,
+        "cold_touch_rate": 2.0,
+        "cpu_ms_per_s": 20.0,
+        "tick_s": 0.5,
+    }
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        if not 0 < self.p["wss_mb"] <= self.p["virtual_mb"]:
+            raise ZvmsimError(f"user {self.vm.userid}: wss_mb must fit in virtual_mb")
+        if not self.p["wss_mb"] <= self.p["used_mb"] <= self.p["virtual_mb"]:
+            raise ZvmsimError(f"user {self.vm.userid}: needs wss_mb <= used_mb <= virtual_mb")
+        self.space = _space(self, self.p["virtual_mb"], detailed=False)
+        self.space.wss = int(self.p["wss_mb"] * PAGES_PER_MB)
+
+    def prepare(self) -> None:
+        """The server has used ``used_mb`` of its storage since it was started."""
+        space = self.space
+        self.vm.state = RUN
+        self.machine.storage.first_touch_counted(space, int(self.p["used_mb"] * PAGES_PER_MB))
+        space.referenced = min(space.resident, space.wss)  # cold pages were used long ago
+
+    def history(self, seconds: float) -> None:
+        """Past cold touches: pages that were not resident came back in."""
+        space = self.space
+        cold = space.pages - space.wss
+        missing = cold - max(0, space.resident - space.wss) - space.untouched
+        touches = poisson(self.rnd, self.p["cold_touch_rate"] * seconds)
+        if cold > 0 and missing > 0:
+            self.machine.storage.history_counted(space, round(touches * missing / cold))
+        space.referenced = min(space.resident, space.wss)
+
+    def run(self) -> Generator:
+        m, vm, space, rnd = self.machine, self.vm, self.space, self.rnd
+        storage, cpu, env = m.storage, m.processors, m.env
+        tick = self.p["tick_s"]
+        cpu_s = self.p["cpu_ms_per_s"] / 1000.0 * tick
+        cold_mean = self.p["cold_touch_rate"] * tick
+        wss = space.wss
+        yield env.timeout(rnd.uniform(0.0, tick))
+        m.add_to_dispatch_list(vm)
+        while True:
+            # the hot set is touched every tick: missing hot pages come back in
+            missing = wss - space.resident
+            if missing > 0:
+                storage.first_touch_counted(space, min(missing, space.untouched))
+                storage.xstore_in_counted(vm, space, min(wss - space.resident, space.xstor))
+                while space.resident < wss and space.dasd:
+                    yield from storage.read_counted(vm, space)
+            space.referenced = min(space.resident, max(space.referenced, wss))
+            cold = space.pages - wss
+            for _ in range(poisson(rnd, cold_mean)):
+                resident_cold = max(0, space.resident - wss)
+                if cold > 0 and rnd.random() * cold >= resident_cold:
+                    step = storage.fault_counted(vm, space)
+                    if step is not None:
+                        yield from step
+                elif space.referenced < space.resident:
+                    space.referenced += 1
+            yield from cpu.run(vm, cpu_s, 0.0)
+            yield env.timeout(tick)
