@@ -113,8 +113,10 @@ class Machine:
             self.storage.quiet = True
             for w in self.workloads:
                 w.prepare()
-            for w in self.workloads:
-                w.history(config.storage.history_s)  # type: ignore[union-attr]
+            steps = 50  # small steps, so the demand scan's rotation spreads the steals
+            for _ in range(steps):
+                for w in self.workloads:
+                    w.history(config.storage.history_s / steps)  # type: ignore[union-attr]
             self.storage.quiet = False
         self.monitor = MonitorCollector(self)
 

@@ -12,7 +12,9 @@ of friendliness and steals frames until it has what it needs:
 * **emergency scan** — anything it can find, referenced or not.
 
 A visit clears the reference bits of the pages it passes over, so a page
-that is not touched again can be taken by the next pass. Frames taken in each
+that is not touched again can be taken by the next pass. For a space with a
+page table, the pass-1 visit also re-estimates the working set from the
+pages referenced since the last visit, then clears every bit. Frames taken in each
 pass are counted for the DEMNDLOG report. The visiting order rotates from one
 scan to the next so no user is always first.
 """
@@ -58,7 +60,7 @@ class DemandScan62:
                 if got >= need:
                     return
                 if pass_no == 0 and space.table is not None:
-                    space.wss = max(space.referenced, space.wss // 2)
+                    storage.visit(space)
                 room = min(need - got, allowance(space))
                 taken = storage.steal(space, room, honour_ref)
                 storage.taken_by_pass[pass_no] += taken

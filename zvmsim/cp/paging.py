@@ -31,6 +31,7 @@ class PageVolume:
     pages_written: int = 0
     blocks_read: int = 0
     blocks_written: int = 0
+    writes_pending: int = 0  # blocks chosen for this volume whose write has not started
 
 
 class PagingDevices:
@@ -60,7 +61,7 @@ class PagingDevices:
             vol = self.volumes[i]
             if vol.slots - vol.used < pages:
                 continue
-            key = (vol.volume.in_flight, vol.used / vol.slots)
+            key = (vol.volume.in_flight + vol.writes_pending, vol.used / vol.slots)
             if best_key is None or key < best_key:
                 best, best_key = i, key
         if best < 0:
@@ -70,6 +71,11 @@ class PagingDevices:
         self._turn = (best + 1) % count
         self.volumes[best].used += pages
         return best
+
+    def start_write(self, index: int, pages: int) -> Generator:
+        """Queue a write of a block just placed by :meth:`choose`."""
+        self.volumes[index].writes_pending += 1
+        return self.write(index, pages)
 
     def spread(self, pages: int) -> list[tuple[int, int]]:
         """Allocate *pages* slots over all volumes in proportion to their free slots.
@@ -94,6 +100,7 @@ class PagingDevices:
     def write(self, index: int, pages: int) -> Generator:
         """Write a block of *pages* to volume *index* (a CP process)."""
         vol = self.volumes[index]
+        vol.writes_pending -= 1
         system = self.system
         yield from vol.volume.io(system, pages * PAGE_BYTES, False, True)
         vol.pages_written += pages

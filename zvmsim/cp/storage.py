@@ -15,6 +15,7 @@ aging list can replace it without touching this module.
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Generator
 from typing import Protocol
 
@@ -68,6 +69,7 @@ class Storage:
         self.policy: ScanPolicy | None = None
         self.quiet = False  # while building the storage history: page-outs without I/O
         self._blocks: dict[int, tuple[int, list[int]]] = {}  # block id -> (volume, pages)
+        self._xstore_age: deque[list] = deque()  # [space, pages] in the order they arrived
         self._next_block = 1
         self._pgin_s = path_us["xstore_pgin_us"] / 1e6
         self._pgout_s = path_us["xstore_pgout_us"] / 1e6
@@ -105,6 +107,13 @@ class Storage:
 
     # ---- page-outs: called by the scan policy ----------------------------
 
+    def visit(self, space: Space) -> None:
+        """Pass-1 look at a space with a page table: new WSS estimate, bits cleared."""
+        table = space.table
+        space.wss = (space.referenced + space.wss) // 2
+        table.ref[:] = bytes(len(table.ref))  # type: ignore[union-attr]
+        space.referenced = 0
+
     def steal(self, space: Space, n: int, honour_ref: bool) -> int:
         """Take up to *n* resident pages of *space*; return how many were taken."""
         if n <= 0 or space.resident == 0:
@@ -140,6 +149,11 @@ class Storage:
         space.xstor += count
         space.ms_to_x += count
         self.xstore_used += count
+        age = self._xstore_age
+        if age and age[-1][0] is space:
+            age[-1][1] += count
+        else:
+            age.append([space, count])
         self.processors.charge_system(self._pgout_s * count)
         if pages is not None:
             loc = space.table.loc  # type: ignore[union-attr]
@@ -147,16 +161,24 @@ class Storage:
                 loc[i] = XST
 
     def _migrate(self, count: int) -> None:
-        """Move *count* pages from XSTORE to DASD, fullest owner first."""
+        """Move *count* of the oldest XSTORE pages to DASD."""
+        age = self._xstore_age
         while count > 0:
-            victim = max(self.spaces, key=lambda s: s.xstor)
-            if victim.xstor == 0:
+            if not age:
                 raise ZvmsimError("XSTORE accounting lost track of its pages")
-            take = min(count, victim.xstor)
+            chunk = age[0]
+            victim = chunk[0]
+            take = min(count, chunk[1], victim.xstor)
+            if take <= 0:
+                age.popleft()
+                continue
             pages = None
             if victim.table is not None:
                 pages = victim.table.take_xstor(take)
                 take = len(pages)
+            chunk[1] -= take
+            if chunk[1] <= 0:
+                age.popleft()
             victim.xstor -= take
             victim.x_to_ds += take
             self.xstore_used -= take
@@ -179,7 +201,7 @@ class Storage:
             n = min(size, count - start)
             volume = self.paging.choose(n)
             if not self.quiet:
-                self.env.process(self.paging.write(volume, n))
+                self.env.process(self.paging.start_write(volume, n))
             if pages is None:
                 space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
                 continue

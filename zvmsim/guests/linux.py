@@ -2,9 +2,10 @@
 
 **Thrasher.** One process in a virtual uniprocessor walks a memory region
 page by page, writing each page, forever — a memory initializer. The guest
-used its memory once, then sat idle (dormant) for ``idle_s`` seconds while
-other guests ran, so by the time it starts most of its pages have been stolen
-to XSTORE or paging DASD. Each touch is a few microseconds of CPU if the page
+used its memory once, then sat idle while other guests ran (an idle Linux
+still takes timer interrupts, so it stays in the dispatch list and loses its
+unreferenced pages like everyone else); by the time it starts, many of its
+pages have been stolen to XSTORE or paging DASD. Each touch is a few microseconds of CPU if the page
 is resident, a synchronous CP page-in if it is in XSTORE, and a page fault
 (the guest waits while CP reads the page's block from DASD) if it is on DASD.
 Because there is one thread, only one page fault is ever outstanding.
@@ -20,7 +21,7 @@ from collections.abc import Generator
 from typing import Any
 
 from ..cp.spaces import Space
-from ..cp.vmdbk import DM, RUN
+from ..cp.vmdbk import RUN, TIW
 from ..errors import ZvmsimError
 from .base import Workload
 
@@ -77,7 +78,7 @@ class LinuxThrasher(Workload):
         vm.state = RUN
         for page in range(self.region):
             storage.touch(vm, self.space, page)
-        vm.state = DM
+        vm.state = TIW  # an idle Linux still takes timer ticks: it stays in the dispatch list
 
     def run(self) -> Generator:
         m, vm, space = self.machine, self.vm, self.space
