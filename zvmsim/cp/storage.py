@@ -321,13 +321,19 @@ class Storage:
         self.xstore_used -= from_x
         left = n - from_x
         space.dasd -= left
-        for volume in sorted(space.dasd_on):
-            take = min(left, space.dasd_on[volume])
-            space.dasd_on[volume] -= take
+        on, total = space.dasd_on, sum(space.dasd_on.values())
+        for volume in sorted(on):
+            take = min(left, on[volume], -(-(n - from_x) * on[volume] // total))
+            on[volume] -= take
             self.paging.volumes[volume].used -= take
             left -= take
-            if not space.dasd_on[volume]:
-                del space.dasd_on[volume]
+        for volume in sorted(on):
+            take = min(left, on[volume])
+            on[volume] -= take
+            self.paging.volumes[volume].used -= take
+            left -= take
+        for volume in [v for v, pages in on.items() if not pages]:
+            del on[volume]
 
     def read_counted(self, user: Vmdbk, space: Space) -> Generator:
         """Fault one block of a counted space in from DASD; the user waits."""

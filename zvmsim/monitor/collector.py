@@ -29,6 +29,8 @@ from .records import (
     MRPRCPRP,
     MRSCLADL,
     MRSCLDDL,
+    MRSTOATC,
+    MRSYTRSG,
     MRSYTSYG,
     MRUSEACT,
     Record,
@@ -58,6 +60,9 @@ class MonitorCollector:
         self._user_hf = {u: [0] * len(STATES) for u in machine.users}
         self._dev_hf = {r.addr: [0, 0, 0] for v in machine.volumes.values() for r in v.exposures}
         self._sys_hf = [0, 0, 0]
+        self._avail_hf = 0
+        storage = machine.storage
+        self._spaces = {s.owner: s for s in storage.spaces if s.kind == "guest"} if storage else {}
         self._interval = 0
 
     def tod(self) -> int:
@@ -103,6 +108,8 @@ class MonitorCollector:
             dispatch += vm.state != DM
         self._sys_hf[0] += 1
         self._sys_hf[1] += dispatch
+        if m.storage is not None:
+            self._avail_hf += m.storage.available
         for vol in m.volumes.values():
             queued = vol.queued
             for rdev in vol.exposures:
@@ -178,9 +185,61 @@ class MonitorCollector:
                     system_us=_us(procs.system_s[cpu]),
                 )
             )
+        storage = m.storage
+        if storage is not None:
+            out.append(
+                MRSYTRSG(
+                    tod=tod,
+                    frames=storage.frames,
+                    available=storage.available,
+                    xstore_pages=storage.xstore_pages,
+                    xstore_used=storage.xstore_used,
+                    scans=storage.scans,
+                    frames_needed=storage.frames_needed,
+                    pass1=storage.taken_by_pass[0],
+                    pass2=storage.taken_by_pass[1],
+                    emergency=storage.taken_by_pass[2],
+                    times_empty=storage.times_empty,
+                    migrated=storage.migrated,
+                    hf_samples=self._sys_hf[0],
+                    hf_available=self._avail_hf,
+                )
+            )
+            for pv in storage.paging.volumes:
+                out.append(
+                    MRSTOATC(
+                        tod=tod,
+                        rdev=pv.volume.base.addr,
+                        volser=pv.volume.volser,
+                        slots=pv.slots,
+                        used=pv.used,
+                        pages_read=pv.pages_read,
+                        pages_written=pv.pages_written,
+                        blocks_read=pv.blocks_read,
+                        blocks_written=pv.blocks_written,
+                    )
+                )
         for userid, vm in m.users.items():
             hf = self._user_hf[userid]
             states = {f"hf_{name}": hf[i] for i, name in enumerate(STATES)}
+            space = self._spaces.get(userid)
+            paging = (
+                {
+                    "page_reads": space.page_reads,
+                    "page_writes": space.page_writes,
+                    "steals": space.steals,
+                    "x_to_ms": space.x_to_ms,
+                    "ms_to_x": space.ms_to_x,
+                    "x_to_ds": space.x_to_ds,
+                    "wss": space.wss,
+                    "reserved": space.reserved,
+                    "resident": space.resident,
+                    "xstor": space.xstor,
+                    "dasd": space.dasd + space.moving,
+                }
+                if space is not None
+                else {}
+            )
             out.append(
                 MRUSEACT(
                     tod=tod,
@@ -191,6 +250,7 @@ class MonitorCollector:
                     vio_dasd=vm.vio_dasd,
                     vio_avoid=vm.vio_avoid,
                     hf_samples=sum(hf),
+                    **paging,
                     **states,
                 )
             )

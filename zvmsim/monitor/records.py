@@ -31,6 +31,8 @@ __all__ = [
     "MRPRCPRP",
     "MRSCLADL",
     "MRSCLDDL",
+    "MRSTOATC",
+    "MRSYTRSG",
     "MRSYTSYG",
     "MRUSEACT",
     "Record",
@@ -46,7 +48,7 @@ def _char(length: int) -> Any:
 
 
 def _gauge() -> Any:
-    return field(metadata={"gauge": True})
+    return field(default=0, metadata={"gauge": True})
 
 
 class Record:
@@ -212,6 +214,49 @@ class MRPRCPRP(Record):
     system_us: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class MRSYTRSG(Record):
+    """D0 R3 — real and expanded storage, demand scan and available list (global)."""
+
+    DOMAIN = 0
+    NUMBER = 3
+    tod: int
+    frames: int = _gauge()
+    available: int = _gauge()
+    xstore_pages: int = _gauge()
+    xstore_used: int = _gauge()
+    scans: int = 0
+    frames_needed: int = 0
+    pass1: int = 0
+    pass2: int = 0
+    emergency: int = 0
+    times_empty: int = 0
+    migrated: int = 0
+    hf_samples: int = 0
+    hf_available: int = 0  # available frames, summed over high-frequency samples
+
+
+# ---- Domain 3: Storage (sample) --------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MRSTOATC(Record):
+    """D3 R7 — the page area of one CP-owned volume: slots and pages moved."""
+
+    DOMAIN = 3
+    NUMBER = 7
+    KEY = "rdev"
+    tod: int
+    rdev: str = _char(4)
+    volser: str = _char(6)
+    slots: int = _gauge()
+    used: int = _gauge()
+    pages_read: int = 0
+    pages_written: int = 0
+    blocks_read: int = 0
+    blocks_written: int = 0
+
+
 # ---- Domain 2: Scheduler (event) -------------------------------------------
 
 
@@ -254,6 +299,17 @@ class MRUSEACT(Record):
     vio: int = 0
     vio_dasd: int = 0
     vio_avoid: int = 0
+    page_reads: int = 0
+    page_writes: int = 0
+    steals: int = 0
+    x_to_ms: int = 0
+    ms_to_x: int = 0
+    x_to_ds: int = 0
+    wss: int = _gauge()
+    reserved: int = _gauge()
+    resident: int = _gauge()
+    xstor: int = _gauge()
+    dasd: int = _gauge()
     hf_samples: int = 0
     hf_run: int = 0
     hf_cpu: int = 0
@@ -311,6 +367,8 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRSCLDDL,
         MRUSEACT,
         MRIODDEV,
+        MRSYTRSG,
+        MRSTOATC,
     )
 }
 

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from ..errors import ZvmsimError
 from .device import FCX108
+from .paging import FCX109, FCX143
 from .report import ReportSpec
 from .system import FCX225
-from .user import FCX112, FCX114
+from .upage import FCX113, FCX163
+from .user import FCX112, FCX114, FCX164
 
 __all__ = ["REPORTS", "find_report"]
 
-REPORTS: dict[str, ReportSpec] = {spec.fcx: spec for spec in (FCX108, FCX112, FCX114, FCX225)}
+REPORTS: dict[str, ReportSpec] = {
+    spec.fcx: spec
+    for spec in (FCX108, FCX109, FCX112, FCX113, FCX114, FCX143, FCX163, FCX164, FCX225)
+}
 
 
 def find_report(code: str) -> ReportSpec:

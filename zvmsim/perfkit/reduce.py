@@ -23,6 +23,8 @@ from ..monitor.records import (
     MRMTRSYS,
     MRMTRUSR,
     MRPRCPRP,
+    MRSTOATC,
+    MRSYTRSG,
     MRSYTSYG,
     MRUSEACT,
     Record,
@@ -46,6 +48,8 @@ class Interval:
     cpus: dict[str, Counters] = field(default_factory=dict)
     users: dict[str, Counters] = field(default_factory=dict)
     devices: dict[str, Counters] = field(default_factory=dict)
+    storage: Counters = field(default_factory=dict)
+    pagevols: dict[str, Counters] = field(default_factory=dict)
 
 
 @dataclass
@@ -68,7 +72,13 @@ _SAMPLED: dict[type[Record], str] = {
     MRPRCPRP: "cpus",
     MRUSEACT: "users",
     MRIODDEV: "devices",
+    MRSTOATC: "pagevols",
 }
+_GROUPS = ("cpus", "users", "devices", "pagevols")
+
+
+def _empty_set() -> dict:
+    return {"system": None, "storage": None, **{g: {} for g in _GROUPS}}
 
 
 def _delta(new: Record, old: Record | None, where: str) -> Counters:
@@ -91,7 +101,7 @@ def reduce(data: MonitorData) -> RunData:
     devices: dict[str, MRMTRDEV] = {}
     users: list[str] = []
     sets: list[tuple[int, dict]] = []
-    current: dict = {"system": None, "cpus": {}, "users": {}, "devices": {}}
+    current = _empty_set()
     for rec in data:
         kind = type(rec)
         if kind is MRMTRSYS:
@@ -104,13 +114,15 @@ def reduce(data: MonitorData) -> RunData:
             users.append(rec.userid)
         elif kind is MRSYTSYG:
             current["system"] = rec
+        elif kind is MRSYTRSG:
+            current["storage"] = rec
         elif kind in _SAMPLED:
             current[_SAMPLED[kind]][getattr(rec, kind.KEY)] = rec
         elif kind is MRMTREND:
             if current["system"] is None:
                 raise ZvmsimError("corrupt monitor data: a sample set has no system record")
             sets.append((rec.tod, current))
-            current = {"system": None, "cpus": {}, "users": {}, "devices": {}}
+            current = _empty_set()
     if system is None or profile is None:
         raise ZvmsimError("monitor data has no configuration records (D1 R4 and D1 R9)")
     if len(sets) < 2:
@@ -122,7 +134,9 @@ def reduce(data: MonitorData) -> RunData:
             raise ZvmsimError("corrupt monitor data: sample sets out of time order")
         iv = Interval(from_tod(tod0), from_tod(tod1), seconds)
         iv.system = _delta(new["system"], old["system"], "the system")
-        for group in ("cpus", "users", "devices"):
+        if new["storage"] is not None:
+            iv.storage = _delta(new["storage"], old["storage"], "storage")
+        for group in _GROUPS:
             for key, rec in new[group].items():
                 getattr(iv, group)[key] = _delta(rec, old[group].get(key), key)
         intervals.append(iv)
@@ -134,14 +148,25 @@ def merge(intervals: list[Interval]) -> Interval:
     if len(intervals) == 1:
         return intervals[0]
     out = Interval(intervals[0].start, intervals[-1].end, sum(i.seconds for i in intervals))
-    gauges = {f.name for f in fields(MRSYTSYG) if f.metadata.get("gauge")}
     for iv in intervals:
-        for name, value in iv.system.items():
-            out.system[name] = value if name in gauges else out.system.get(name, 0) + value
-        for group in ("cpus", "users", "devices"):
+        _add(out.system, iv.system, _GAUGES)
+        _add(out.storage, iv.storage, _GAUGES)
+        for group in _GROUPS:
             target = getattr(out, group)
             for key, counters in getattr(iv, group).items():
-                slot = target.setdefault(key, {})
-                for name, value in counters.items():
-                    slot[name] = slot.get(name, 0) + value
+                _add(target.setdefault(key, {}), counters, _GAUGES)
     return out
+
+
+_GAUGES = {
+    f.name
+    for cls in (MRSYTSYG, MRSYTRSG, MRUSEACT, MRSTOATC, MRIODDEV, MRPRCPRP)
+    for f in fields(cls)
+    if f.metadata.get("gauge")
+}
+
+
+def _add(target: Counters, counters: Counters, gauges: set[str]) -> None:
+    """Accumulate *counters* into *target*; a gauge keeps the later value."""
+    for name, value in counters.items():
+        target[name] = value if name in gauges else target.get(name, 0) + value

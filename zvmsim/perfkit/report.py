@@ -28,6 +28,7 @@ class ReportSpec:
     columns: list[Column]
     groups: str = ""
     by_time: bool = False
+    per_user: bool = False
     aliases: tuple[str, ...] = field(default_factory=tuple)
 
     def make(self, run: RunData, *, user: str | None = None, interval: int | None = None) -> Report:
@@ -38,7 +39,7 @@ class ReportSpec:
         else:
             frame = self.build(run, [merge(intervals)], user)
         name = self.name if interval is None or self.by_time else f"INTERIM {self.name}"
-        if user and self.by_time:
+        if user and self.by_time and self.per_user:
             name = f"{name} {user}"
         head = header(self.fcx, name, self.title, run.system, intervals[0].start, intervals[-1].end)
         body = table(frame, self.columns, self.groups)

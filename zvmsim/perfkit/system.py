@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .paging import paging_rates
 from .reduce import Interval, RunData, merge
 from .render import Column
 from .report import MEAN, ReportSpec
@@ -27,6 +28,7 @@ def _summary(label: str, iv: Interval) -> dict:
         d["pend_us"] + d["disc_us"] + d["conn_us"] + d["queue_us"] for d in iv.devices.values()
     )
     hf = iv.system.get("hf_samples", 0)
+    paging = paging_rates(iv)
     active = sum(1 for u in iv.users.values() if u["hf_samples"] > u["hf_dm"] or u["tcpu_us"])
     return {
         "interval_end": label,
@@ -39,8 +41,8 @@ def _summary(label: str, iv: Interval) -> dict:
         "ssch_rate": ssch / iv.seconds,
         "dasd_resp_ms": resp_us / ssch / 1000.0 if ssch else 0.0,
         "users_elist": iv.system.get("hf_eligible", 0) / hf if hf else 0.0,
-        "pgin_pgout": 0.0,
-        "page_rate": 0.0,
+        "pgin_pgout": paging["xstore_in"] + paging["xstore_out"],
+        "page_rate": paging["dasd_total"],
     }
 
 

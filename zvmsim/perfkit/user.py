@@ -1,9 +1,11 @@
-"""Per-user reports: FCX112 USER (resources) and FCX114 USTAT (wait states).
+"""Per-user reports: FCX112 USER, FCX114 USTAT and its log FCX164 USTATLOG.
 
 USER takes CPU times and virtual I/O counts from the user activity records.
 USTAT divides each user's high-frequency state samples by the number of
-samples: a share of *observations*, not of time, exactly as on z/VM. In both,
-the ``>System<`` row is the average per user, not a total.
+samples: a share of *observations*, not of time, exactly as on z/VM — an
+interval with no sample at all shows dots. The ``>System<`` row is the
+average per user, not a total. USTATLOG gives the same shares per monitor
+interval, with a ``>>Mean>>`` row first, for each user (or the one chosen).
 """
 
 from __future__ import annotations
@@ -11,11 +13,19 @@ from __future__ import annotations
 import pandas as pd
 
 from ..monitor.records import MRUSEACT
-from .reduce import Interval, RunData
+from .reduce import Interval, RunData, merge
 from .render import Column
-from .report import ReportSpec
+from .report import MEAN, ReportSpec
 
-__all__ = ["FCX112", "FCX114", "SYSTEM_ROW"]
+__all__ = [
+    "FCX112",
+    "FCX114",
+    "FCX164",
+    "SYSTEM_ROW",
+    "by_time_per_user",
+    "users_in",
+    "with_system_row",
+]
 
 SYSTEM_ROW = ">System<"
 
@@ -25,12 +35,12 @@ STATES = tuple(
 )
 
 
-def _users(run: RunData, iv: Interval, user: str | None) -> list[str]:
+def users_in(run: RunData, iv: Interval, user: str | None) -> list[str]:
     names = sorted(iv.users)
     return [u for u in names if u == user] if user else names
 
 
-def _with_system_row(rows: list[dict], key: str) -> pd.DataFrame:
+def with_system_row(rows: list[dict], key: str) -> pd.DataFrame:
     if rows:
         avg = {key: SYSTEM_ROW}
         for col in rows[0]:
@@ -44,7 +54,7 @@ def build_user(run: RunData, intervals: list[Interval], user: str | None) -> pd.
     """FCX112 rows: CPU load and virtual I/O rates per user."""
     iv = intervals[0]
     rows = []
-    for uid in _users(run, iv, user):
+    for uid in users_in(run, iv, user):
         c = iv.users[uid]
         tcpu, vcpu = c["tcpu_us"] / 1e6, c["vcpu_us"] / 1e6
         rows.append(
@@ -59,10 +69,10 @@ def build_user(run: RunData, intervals: list[Interval], user: str | None) -> pd.
                 "vio_avoid": c["vio_avoid"] / iv.seconds,
                 "diag98": 0.0,
                 "ur": 0.0,
-                "pg_s": 0.0,
+                "pg_s": (c.get("page_reads", 0) + c.get("page_writes", 0)) / iv.seconds,
             }
         )
-    frame = _with_system_row(rows, "userid")
+    frame = with_system_row(rows, "userid")
     if not frame.empty:
         sysrow = frame.index[0]
         t, v = frame.at[sysrow, "tcpu_s"], frame.at[sysrow, "vcpu_s"]
@@ -70,17 +80,41 @@ def build_user(run: RunData, intervals: list[Interval], user: str | None) -> pd.
     return frame
 
 
+def ustat_shares(c: dict) -> dict:
+    """%ACT and the share of samples in each state; dots if nothing was sampled."""
+    n = c["hf_samples"]
+    pct = {f"pct_{s}": (100.0 * c[f"hf_{s}"] / n if n else float("nan")) for s in STATES}
+    return {"pct_act": 100.0 - pct["pct_dm"], **pct}
+
+
 def build_ustat(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
     """FCX114 rows: share of high-frequency samples found in each state."""
     iv = intervals[0]
     rows = []
-    for uid in _users(run, iv, user):
+    for uid in users_in(run, iv, user):
         c = iv.users[uid]
-        n = c["hf_samples"]
-        pct = {f"pct_{s}": (100.0 * c[f"hf_{s}"] / n if n else 0.0) for s in STATES}
-        active = 100.0 - pct["pct_dm"]
-        rows.append({"userid": uid, "samples": n, "pct_act": active, **pct})
-    return _with_system_row(rows, "userid")
+        rows.append({"userid": uid, "samples": c["hf_samples"], **ustat_shares(c)})
+    return with_system_row(rows, "userid")
+
+
+def by_time_per_user(
+    run: RunData, intervals: list[Interval], user: str | None, row: object
+) -> pd.DataFrame:
+    """For each user: a ``>>Mean>>`` row over *intervals*, then one row per interval."""
+    whole = merge(intervals)
+    rows = []
+    for uid in users_in(run, whole, user):
+        rows.append({"userid": uid, "interval_end": MEAN, **row(whole.users[uid], whole)})
+        for iv in intervals:
+            if uid in iv.users:
+                end = iv.end.strftime("%H:%M:%S")
+                rows.append({"userid": uid, "interval_end": end, **row(iv.users[uid], iv)})
+    return pd.DataFrame(rows)
+
+
+def build_ustatlog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
+    """FCX164 rows: USTAT shares per interval for each user."""
+    return by_time_per_user(run, intervals, user, lambda c, iv: ustat_shares(c))
 
 
 def _pct(key: str, head: str) -> Column:
@@ -121,5 +155,21 @@ FCX114 = ReportSpec(
         _pct("pct_act", "%ACT"),
         *[_pct(f"pct_{s}", f"%{s.upper()}") for s in STATES[:8]],
         *[_pct(f"pct_{s}", f"%{s.upper()}") for s in STATES[8:]],
+    ],
+)
+
+FCX164 = ReportSpec(
+    fcx="FCX164",
+    name="USTATLOG",
+    title="User Wait States Log",
+    build=build_ustatlog,
+    by_time=True,
+    per_user=True,
+    aliases=("USTATLOG",),
+    columns=[
+        Column("userid", ("", "Userid"), 8, "s", left=True),
+        Column("interval_end", ("Interval", "End Time"), 8, "s", left=True),
+        _pct("pct_act", "%ACT"),
+        *[_pct(f"pct_{s}", f"%{s.upper()}") for s in STATES],
     ],
 )

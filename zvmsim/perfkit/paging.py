@@ -1,0 +1,113 @@
+"""Paging reports: FCX109 DEVICE CPOWNED and FCX143 PAGELOG.
+
+CPOWNED shows each CP-owned paging volume: how full its page area is, the
+pages read and written per second, the I/Os that moved them, how many
+requests were queued (high-frequency samples), the service time per page,
+the response time per page including the queue (CP's MLOAD figure), and the
+average block size — pages per paging I/O. PAGELOG is the system's paging
+by interval: DASD reads and writes, and expanded-storage traffic.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .reduce import Interval, RunData, merge
+from .render import Column
+from .report import MEAN, ReportSpec
+
+__all__ = ["FCX109", "FCX143", "paging_rates"]
+
+
+def build_cpowned(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
+    """FCX109 rows, one per CP-owned paging volume."""
+    iv = intervals[0]
+    rows = []
+    for rdev in sorted(iv.pagevols):
+        p = iv.pagevols[rdev]
+        d = iv.devices.get(rdev, {})
+        ssch = d.get("ssch", 0)
+        pages = p["pages_read"] + p["pages_written"]
+        busy_us = d.get("pend_us", 0) + d.get("disc_us", 0) + d.get("conn_us", 0)
+        hf = d.get("hf_samples", 0)
+        rows.append(
+            {
+                "addr": rdev,
+                "volser": run.devices[rdev].volser if rdev in run.devices else "",
+                "area_type": "PAGE",
+                "slots": p["slots"],
+                "pct_used": 100.0 * p["used"] / p["slots"] if p["slots"] else 0.0,
+                "page_reads": p["pages_read"] / iv.seconds,
+                "page_writes": p["pages_written"] / iv.seconds,
+                "ssch_rate": ssch / iv.seconds,
+                "queue_len": d.get("hf_queued", 0) / hf if hf else 0.0,
+                "serv_ms": busy_us / pages / 1000.0 if pages else 0.0,
+                "resp_ms": (busy_us + d.get("queue_us", 0)) / pages / 1000.0 if pages else 0.0,
+                "block_size": pages / (p["blocks_read"] + p["blocks_written"]) if pages else 0.0,
+            }
+        )
+    return pd.DataFrame(rows, columns=[c.key for c in FCX109.columns] + ["slots"])
+
+
+def paging_rates(iv: Interval) -> dict:
+    """System paging per second in *iv*: DASD reads/writes and XSTORE traffic."""
+    reads = sum(p["pages_read"] for p in iv.pagevols.values())
+    writes = sum(p["pages_written"] for p in iv.pagevols.values())
+    users = iv.users.values()
+    return {
+        "dasd_reads": reads / iv.seconds,
+        "dasd_writes": writes / iv.seconds,
+        "dasd_total": (reads + writes) / iv.seconds,
+        "xstore_in": sum(u.get("x_to_ms", 0) for u in users) / iv.seconds,
+        "xstore_out": sum(u.get("ms_to_x", 0) for u in users) / iv.seconds,
+        "xstore_migrate": sum(u.get("x_to_ds", 0) for u in users) / iv.seconds,
+    }
+
+
+def build_pagelog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
+    """FCX143 rows: the >>Mean>> row, then one row per interval."""
+    rows = [{"interval_end": MEAN, **paging_rates(merge(intervals))}]
+    rows += [{"interval_end": iv.end.strftime("%H:%M:%S"), **paging_rates(iv)} for iv in intervals]
+    return pd.DataFrame(rows)
+
+
+FCX109 = ReportSpec(
+    fcx="FCX109",
+    name="DEVICE CPOWNED",
+    title="Load and Performance of CP Owned Disks",
+    build=build_cpowned,
+    aliases=("CPOWNED", "DEVICE CPOWNED"),
+    groups="<-- Device Descr. ->     Used <--- Rate/s --->  SSCH+ Queue  Serv  MLOAD Block",
+    columns=[
+        Column("addr", ("", "Addr"), 4, "s", left=True),
+        Column("volser", ("Volume", "Serial"), 6, "s", left=True),
+        Column("area_type", ("Area", "Type"), 4, "s", left=True),
+        Column("pct_used", ("", "%"), 4, "i"),
+        Column("page_reads", ("", "P-Rds"), 7, "r"),
+        Column("page_writes", ("", "P-Wrt"), 7, "r"),
+        Column("ssch_rate", ("", "RSCH"), 6, "r"),
+        Column("queue_len", ("", "Lngth"), 5, "1"),
+        Column("serv_ms", ("Time", "/Page"), 5, "1"),
+        Column("resp_ms", ("Resp", "Time"), 6, "1"),
+        Column("block_size", ("Page", "Size"), 5, "i"),
+    ],
+)
+
+FCX143 = ReportSpec(
+    fcx="FCX143",
+    name="PAGELOG",
+    title="Paging Activity Log",
+    build=build_pagelog,
+    by_time=True,
+    aliases=("PAGELOG",),
+    groups="          <---- Paging to DASD ---->  <------ Expanded Storage ------>",
+    columns=[
+        Column("interval_end", ("Interval", "End Time"), 8, "s", left=True),
+        Column("dasd_reads", ("Reads", "/s"), 7, "r"),
+        Column("dasd_writes", ("Write", "/s"), 7, "r"),
+        Column("dasd_total", ("Total", "/s"), 7, "r"),
+        Column("xstore_in", ("X>MS", "/s"), 8, "r"),
+        Column("xstore_out", ("MS>X", "/s"), 8, "r"),
+        Column("xstore_migrate", ("X>DS", "/s"), 8, "r"),
+    ],
+)
