@@ -1,0 +1,77 @@
+"""Headless dashboard tests: every control moved across its range changes the reports."""
+
+from __future__ import annotations
+
+import pytest
+
+from zvmsim.lab import dashboard, pav_mdc_dashboard
+
+
+@pytest.fixture()
+def board():
+    return pav_mdc_dashboard()
+
+
+def _row(text: str, key: str) -> list[str]:
+    for line in text.splitlines():
+        if line.startswith(key):
+            return line.split()
+    raise AssertionError(f"no row {key}")
+
+
+def test_one_control_per_knob_with_help(board) -> None:
+    assert list(board.controls) == ["mdc", "vm64199", "aliases", "users"]
+    assert all(c.tooltip for c in board.controls.values())
+    assert board.controls["aliases"].min == 0 and board.controls["aliases"].max == 15
+    assert "FCX108" in board.text and "FCX112" in board.text
+
+
+def test_mdc_without_the_fix_queues_at_the_base(board) -> None:
+    before = board.text
+    board.controls["mdc"].value = True
+    assert board.text != before
+    base = _row(board.text, "E700")
+    assert float(base[-3]) > 2  # Req. Qued at the base RDEV
+    for alias in ("E7FC", "E7FD", "E7FE"):
+        assert float(_row(board.text, alias)[5]) < 25  # aliases nearly idle
+    board.controls["vm64199"].value = True
+    for alias in ("E7FC", "E7FD", "E7FE"):
+        assert float(_row(board.text, alias)[5]) > 300  # the fix fans I/O out again
+    assert float(_row(board.text, "E700")[-3]) < 0.3
+
+
+@pytest.mark.parametrize("aliases", [0, 3, 15])
+def test_alias_slider_sets_the_exposures(board, aliases) -> None:
+    board.controls["aliases"].value = aliases
+    rows = [line for line in board.text.splitlines() if "->E700" in line]
+    assert len(rows) == aliases
+
+
+@pytest.mark.parametrize("users", [1, 4, 8])
+def test_user_slider_sets_the_guests(board, users) -> None:
+    board.controls["users"].value = users
+    sq = {line.split()[0] for line in board.text.splitlines() if line.startswith("SQPERF")}
+    assert sq == {f"SQPERF{i}" for i in range(1, users + 1)}
+
+
+def test_vm64199_alone_changes_nothing_with_mdc_off(board) -> None:
+    before = board.text
+    board.controls["vm64199"].value = True
+    assert board.text == before  # the fix only touches MDC's own I/O
+    assert "vm64199=on" in board.status.value
+
+
+def test_a_refused_setting_shows_one_line_not_a_traceback() -> None:
+    board = dashboard("thrasher", ["FCX109"], knobs={"paging_volumes": 1})
+    board.controls["hfs_interval"].value = 30.0
+    assert board.error == "" or "\n" not in board.error
+    board.scenario.knobs["paging_volumes"]  # the knob exists
+    board.controls["paging_volumes"].value = 1
+    assert "Traceback" not in board.output.value
+
+
+def test_same_settings_give_the_same_text(board) -> None:
+    first = board.text
+    board.controls["users"].value = 2
+    board.controls["users"].value = 4
+    assert board.text == first

@@ -1,0 +1,99 @@
+"""Dashboards: turn a scenario's knobs, watch its Performance Toolkit reports change.
+
+``dashboard(scenario, reports)`` builds one control per knob and an output
+area with the chosen reports in Perfkit's layout. Every change re-runs the
+simulation (results are cached per setting, so going back is instant). A
+setting the scenario refuses shows its one-line reason instead of reports.
+Notebooks call one function per dashboard, e.g. :func:`pav_mdc_dashboard`.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import lru_cache
+from typing import Any
+
+import ipywidgets as widgets
+
+from ..api import reports as build_reports
+from ..api import simulate
+from ..errors import ZvmsimError
+from ..scenario import load_scenario
+from .controls import control_for
+
+__all__ = ["Dashboard", "dashboard", "pav_mdc_dashboard"]
+
+_PRE = "<pre style='font-family: monospace; font-size: 12px; line-height: 1.25; margin: 0'>{}</pre>"
+
+
+@lru_cache(maxsize=64)
+def _report_text(scenario: str, knobs: tuple, seed: int, codes: tuple[str, ...]) -> str:
+    data = simulate(scenario, dict(knobs), seed=seed)
+    return "\n\n".join(r.text for r in build_reports(data, *codes))
+
+
+class Dashboard:
+    """A live view of one scenario: its knob controls and reports."""
+
+    def __init__(
+        self,
+        scenario: str,
+        reports: list[str],
+        *,
+        seed: int = 1,
+        knobs: dict[str, Any] | None = None,
+    ) -> None:
+        self.scenario = load_scenario(scenario)
+        self.reports = tuple(reports)
+        self.seed = seed
+        start = self.scenario.resolve(knobs)
+        self.controls = {
+            name: control_for(knob, start[name]) for name, knob in self.scenario.knobs.items()
+        }
+        self.status = widgets.HTML()
+        self.output = widgets.HTML()
+        for control in self.controls.values():
+            control.observe(self._changed, names="value")
+        title = widgets.HTML(f"<b>{html.escape(self.scenario.title)}</b>")
+        self.widget = widgets.VBox([title, *self.controls.values(), self.status, self.output])
+        self.text = ""
+        self.error = ""
+        self.refresh()
+
+    def values(self) -> dict[str, Any]:
+        """The knob values the controls show now."""
+        return {name: c.value for name, c in self.controls.items()}
+
+    def refresh(self) -> None:
+        """Re-run the simulation for the current settings and show the reports."""
+        try:
+            chosen = self.scenario.resolve(self.values())
+            knobs = tuple(sorted(chosen.items()))
+            self.text = _report_text(self.scenario.name, knobs, self.seed, self.reports)
+            self.error = ""
+        except ZvmsimError as exc:
+            self.text, self.error = "", str(exc)
+        shown = ", ".join(f"{k}={self.scenario.knobs[k].show(v)}" for k, v in self.values().items())
+        if self.error:
+            self.status.value = f"<span style='color:#b00'>zvmsim: {html.escape(self.error)}</span>"
+        else:
+            self.status.value = f"<code>{html.escape(shown)}</code>"
+        self.output.value = _PRE.format(html.escape(self.text))
+
+    def _changed(self, change: dict) -> None:
+        self.refresh()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def dashboard(
+    scenario: str, reports: list[str], *, seed: int = 1, knobs: dict[str, Any] | None = None
+) -> Dashboard:
+    """A dashboard for *scenario* showing *reports* (FCX numbers or names)."""
+    return Dashboard(scenario, reports, seed=seed, knobs=knobs)
+
+
+def pav_mdc_dashboard(seed: int = 1) -> Dashboard:
+    """The PAV and MDC case: MDC, the VM64199 fix, aliases, users; FCX108 and FCX112."""
+    return dashboard("pav-mdc", ["FCX108", "FCX112"], seed=seed)
