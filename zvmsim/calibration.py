@@ -47,6 +47,7 @@ class Calibration:
     control_units: dict[str, ControlUnitTiming]
     path_us: dict[str, float]
     block_pages_max: int
+    read_pages_max: int
 
 
 def _read(name: str) -> dict:
@@ -86,7 +87,8 @@ def load_calibration() -> Calibration:
                 for k, v in dasd["control_units"].items()
             },
             path_us={k: float(v) for k, v in cp["path_lengths"].items() if k != "source"},
-            block_pages_max=int(cp.get("paging", {}).get("block_pages_max", 8)),
+            block_pages_max=int(cp["paging"]["block_pages_max"]),
+            read_pages_max=int(cp["paging"]["read_pages_max"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ZvmsimError(f"calibration data is incomplete: {exc}") from None

@@ -153,6 +153,7 @@ class Machine:
             paging=PagingDevices(volumes, Vmdbk("SYSTEM")),
             processors=self.processors,
             block_pages=cal.block_pages_max,
+            read_pages=cal.read_pages_max,
             path_us=cal.path_us,
             rnd=self.streams.stream("storage"),
         )

@@ -49,6 +49,7 @@ class Storage:
         paging: PagingDevices,
         processors: Processors,
         block_pages: int,
+        read_pages: int,
         path_us: dict[str, float],
         rnd: random.Random,
     ) -> None:
@@ -63,7 +64,8 @@ class Storage:
         self.high = high
         self.paging = paging
         self.processors = processors
-        self.block_pages = block_pages
+        self.block_pages = block_pages  # most pages CP writes in one paging block
+        self.read_pages = read_pages  # most pages one page-fault read brings back
         self.rnd = rnd
         self.spaces: list[Space] = []
         self.policy: ScanPolicy | None = None
@@ -271,18 +273,27 @@ class Storage:
         return end
 
     def _read_block(self, user: Vmdbk, space: Space, page: int) -> Generator:
+        """Read the faulting page and up to ``read_pages - 1`` others of its block."""
         table = space.table
-        volume, members = self._blocks.pop(table.block[page])  # type: ignore[union-attr]
+        block = table.block[page]  # type: ignore[union-attr]
+        volume, members = self._blocks[block]
+        rest = [i for i in members if i != page]
+        coming = [page, *rest[: self.read_pages - 1]]
+        left = rest[self.read_pages - 1 :]
+        if left:
+            self._blocks[block] = (volume, left)
+        else:
+            del self._blocks[block]
         loc = table.loc  # type: ignore[union-attr]
-        n = len(members)  # a page leaves DASD only with its whole block
+        n = len(coming)
         self.take_frames(n)
-        for i in members:
+        for i in coming:
             loc[i] = MOVING
         space.dasd -= n
         space.moving += n
         user.pending_cp_s += self._fault_s
         yield from self.paging.read(user, volume, n)
-        for i in members:
+        for i in coming:
             loc[i] = RES
         table.ref[page] = 1  # type: ignore[union-attr]
         space.moving -= n
@@ -343,7 +354,7 @@ class Storage:
             pick -= on[volume]
             if pick < 0:
                 break
-        n = min(self.block_pages, on[volume])
+        n = min(self.read_pages, on[volume])
         on[volume] -= n
         if not on[volume]:
             del on[volume]
