@@ -1,16 +1,20 @@
 """The dispatcher, reduced to what the current case studies need.
 
-Logical processors are servers; a virtual machine with work asks for one,
-waits in FIFO order if all are busy, and runs its burst of virtual (guest)
-time plus the CP time spent on its behalf. Processor time is charged to the
-user (TCPU, VCPU); CP work that no user can be charged for is recorded as
-system time. Shares, the eligible list and PR/SM come with the processor issue.
+Logical processors serve CPU bursts first come, first served. A burst is
+placed when the user asks for it: on the processor that frees up first, to
+start at once or when that processor is done with the work already placed
+on it. Because bursts are placed in arrival order this is exactly a FIFO
+multi-server queue, and it costs one timeout per burst.
+
+Time is charged when a burst is placed; :meth:`Processors.ahead` and
+:meth:`Processors.unrun` give back the part that has not run yet, so a
+monitor sample taken in the middle of a burst sees only what has elapsed.
+Processor time is charged to the user (TCPU, VCPU); CP work that no user can
+be charged for is system time. Shares, the eligible list and PR/SM come with
+the processor case studies.
 """
 
 from __future__ import annotations
-
-from collections import deque
-from collections.abc import Generator
 
 import simpy
 
@@ -22,38 +26,45 @@ __all__ = ["Processors"]
 class Processors:
     """The partition's logical processors."""
 
+    __slots__ = (
+        "env",
+        "count",
+        "free_at",
+        "busy_s",
+        "virtual_s",
+        "system_s",
+        "_next_system",
+    )
+
     def __init__(self, env: simpy.Environment, count: int) -> None:
         self.env = env
         self.count = count
-        self._free = list(range(count - 1, -1, -1))  # a stack: the lowest address first
-        self._waiting: deque[simpy.Event] = deque()
-        self.busy_s = [0.0] * count
+        self.free_at = [0.0] * count  # when each processor finishes the work placed on it
+        self.busy_s = [0.0] * count  # placed busy time (user and system)
         self.virtual_s = [0.0] * count
         self.system_s = [0.0] * count
         self._next_system = 0
 
-    def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
-        """Dispatch *user* for *virtual_s* of guest time plus *cp_s* of CP time."""
+    def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Timeout:
+        """Place a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
+
+        CP time done earlier on the user's behalf (``pending_cp_s``) is charged here too.
+        """
+        now = self.env.now
         total = virtual_s + cp_s + user.pending_cp_s
         user.pending_cp_s = 0.0
-        free = self._free
-        if free:
-            cpu = free.pop()
-        else:
-            user.state = CPU
-            wait = self.env.event()
-            self._waiting.append(wait)
-            cpu = yield wait
-        user.state = RUN
-        yield self.env.timeout(total)
+        free_at = self.free_at
+        cpu = free_at.index(min(free_at))
+        start = free_at[cpu] if free_at[cpu] > now else now
+        end = start + total
+        free_at[cpu] = end
         self.busy_s[cpu] += total
         self.virtual_s[cpu] += virtual_s
         user.vcpu_s += virtual_s
         user.tcpu_s += total
-        if self._waiting:
-            self._waiting.popleft().succeed(cpu)
-        else:
-            free.append(cpu)
+        user.burst = (start, end, virtual_s / total if total else 0.0, cpu)
+        user.state = CPU if start > now else RUN
+        return self.env.timeout(end - now)
 
     def charge_system(self, seconds: float) -> None:
         """Record CP time no user is charged for (spread over the processors)."""
@@ -61,3 +72,27 @@ class Processors:
         self._next_system = (cpu + 1) % self.count
         self.busy_s[cpu] += seconds
         self.system_s[cpu] += seconds
+
+    def ahead(self, cpu: int) -> float:
+        """Placed time on *cpu* that has not run yet."""
+        return max(0.0, self.free_at[cpu] - self.env.now)
+
+    @staticmethod
+    def unrun(user: Vmdbk, now: float) -> tuple[float, float]:
+        """(total, virtual) seconds of *user*'s current burst still to run at *now*."""
+        start, end, share, _ = user.burst
+        left = end - max(start, now)
+        if left <= 0:
+            return 0.0, 0.0
+        return left, left * share
+
+    @staticmethod
+    def sampled_state(user: Vmdbk, now: float) -> int:
+        """The user's state as a sampler sees it: waiting for a CPU until its burst starts."""
+        if user.state in (RUN, CPU):
+            start, end, _, _ = user.burst
+            if now < start:
+                return CPU
+            if now < end:
+                return RUN
+        return user.state

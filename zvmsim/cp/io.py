@@ -62,6 +62,22 @@ class Rdev:
 class VolumeIO:
     """The exposures of one volume and CP's I/O queue at its base RDEV."""
 
+    __slots__ = (
+        "env",
+        "volser",
+        "base",
+        "aliases",
+        "exposures",
+        "paths",
+        "timing",
+        "processors",
+        "_rio_s",
+        "_system_s",
+        "_queue",
+        "_path_cycle",
+        "started",
+    )
+
     def __init__(
         self,
         env: simpy.Environment,

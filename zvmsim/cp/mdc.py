@@ -28,6 +28,21 @@ __all__ = ["MinidiskCache"]
 class MinidiskCache:
     """CP's minidisk cache: LRU over tracks, with staging in flight."""
 
+    __slots__ = (
+        "env",
+        "capacity",
+        "track_bytes",
+        "pav_eligible",
+        "_lru",
+        "_staging",
+        "_lookup_s",
+        "_copy_s",
+        "_insert_s",
+        "hits",
+        "misses",
+        "inserts",
+    )
+
     def __init__(
         self,
         env: simpy.Environment,

@@ -23,6 +23,16 @@ BLOCK_BYTES = 4096
 class Minidisk:
     """A minidisk formatted in 4 KB blocks, as CMS does."""
 
+    __slots__ = (
+        "name",
+        "volume",
+        "first_track",
+        "blocks",
+        "blocks_per_track",
+        "mdc",
+        "_vio_s",
+    )
+
     def __init__(
         self,
         name: str,

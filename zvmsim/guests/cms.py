@@ -75,9 +75,9 @@ class CmsCopyfile(Workload):
             offset = 0
             while offset < size:
                 count = min(chunk, size - offset)
-                yield from cpu.run(vm, vcpu_s, 0.0)
+                yield cpu.run(vm, vcpu_s, 0.0)
                 yield from src.io(vm, first + offset, count, write=False)
-                yield from cpu.run(vm, vcpu_s, 0.0)
+                yield cpu.run(vm, vcpu_s, 0.0)
                 yield from dst.io(vm, out_block, count, write=True)
                 out_block = (out_block + count) % dst.blocks
                 offset += count
@@ -105,7 +105,7 @@ class CmsLight(Workload):
         yield env.timeout(rnd.uniform(0.0, think))
         while True:
             m.add_to_dispatch_list(vm)
-            yield from m.processors.run(vm, vcpu_s, 0.0)
+            yield m.processors.run(vm, vcpu_s, 0.0)
             block = rnd.randrange(self.disk.blocks)
             yield from self.disk.io(vm, block, 1, write=rnd.random() < self.p["write_share"])
             m.drop_from_dispatch_list(vm)

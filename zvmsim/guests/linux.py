@@ -95,7 +95,7 @@ class LinuxThrasher(Workload):
                 busy += (end - page) * touch_s
                 page = end
                 if busy >= slice_s:
-                    yield from cpu.run(vm, busy, 0.0)
+                    yield cpu.run(vm, busy, 0.0)
                     busy = 0.0
                 if page == region:
                     page = 0
@@ -104,7 +104,7 @@ class LinuxThrasher(Workload):
             busy += touch_s
             page = page + 1 if page + 1 < region else 0
             if fault is not None:
-                yield from cpu.run(vm, busy, 0.0)
+                yield cpu.run(vm, busy, 0.0)
                 busy = 0.0
                 yield from fault
 
@@ -174,5 +174,6 @@ class LinuxServer(Workload):
                         yield from step
                 elif space.referenced < space.resident:
                     space.referenced += 1
-            yield from cpu.run(vm, cpu_s, 0.0)
+            yield cpu.run(vm, cpu_s, 0.0)
+            vm.state = TIW  # idle until the next tick, still in the dispatch list
             yield env.timeout(tick)

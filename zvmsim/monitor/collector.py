@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
+from ..cp.dispatch import Processors
 from ..cp.vmdbk import DM, STATES, Vmdbk
 from .records import (
     MRIODDEV,
@@ -103,9 +104,11 @@ class MonitorCollector:
     def _hf_sample(self) -> None:
         m = self.machine
         dispatch = 0
+        now = m.env.now
         for userid, vm in m.users.items():
-            self._user_hf[userid][vm.state] += 1
-            dispatch += vm.state != DM
+            state = Processors.sampled_state(vm, now)
+            self._user_hf[userid][state] += 1
+            dispatch += state != DM
         self._sys_hf[0] += 1
         self._sys_hf[1] += dispatch
         if m.storage is not None:
@@ -173,6 +176,9 @@ class MonitorCollector:
             )
         )
         procs = m.processors
+        unrun_virtual = [0.0] * procs.count
+        for vm in m.users.values():
+            unrun_virtual[vm.burst[3]] += procs.unrun(vm, now)[1]
         for cpu in range(procs.count):
             out.append(
                 MRPRCPRP(
@@ -180,8 +186,8 @@ class MonitorCollector:
                     cpu=f"{cpu:02X}",
                     pu_type=m.config.processors.pu_type,
                     elapsed_us=_us(now),
-                    busy_us=_us(procs.busy_s[cpu]),
-                    virtual_us=_us(procs.virtual_s[cpu]),
+                    busy_us=_us(procs.busy_s[cpu] - procs.ahead(cpu)),
+                    virtual_us=_us(procs.virtual_s[cpu] - unrun_virtual[cpu]),
                     system_us=_us(procs.system_s[cpu]),
                 )
             )
@@ -222,6 +228,7 @@ class MonitorCollector:
         for userid, vm in m.users.items():
             hf = self._user_hf[userid]
             states = {f"hf_{name}": hf[i] for i, name in enumerate(STATES)}
+            unrun_total, unrun_virtual_s = procs.unrun(vm, now)
             space = self._spaces.get(userid)
             paging = (
                 {
@@ -244,8 +251,8 @@ class MonitorCollector:
                 MRUSEACT(
                     tod=tod,
                     userid=userid,
-                    tcpu_us=_us(vm.tcpu_s),
-                    vcpu_us=_us(vm.vcpu_s),
+                    tcpu_us=_us(vm.tcpu_s - unrun_total),
+                    vcpu_us=_us(vm.vcpu_s - unrun_virtual_s),
                     vio=vm.vio,
                     vio_dasd=vm.vio_dasd,
                     vio_avoid=vm.vio_avoid,
