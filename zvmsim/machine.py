@@ -43,7 +43,9 @@ class Machine:
         self.streams = Streams(seed)
         cal = config.calibration
         path_us = cal.path_us
-        self.processors = Processors(self.env, config.processors.count)
+        self.processors = Processors(
+            self.env, config.processors.count, path_us["io_interrupt_system_us"]
+        )
         self.chpids = {
             c.chpid: Chpid(c.chpid, c.kind, cal.channels[c.kind]) for c in config.channels.values()
         }

@@ -34,9 +34,11 @@ class Processors:
         "virtual_s",
         "system_s",
         "_next_system",
+        "interrupts",
+        "interrupt_s",
     )
 
-    def __init__(self, env: simpy.Environment, count: int) -> None:
+    def __init__(self, env: simpy.Environment, count: int, interrupt_us: float = 0.0) -> None:
         self.env = env
         self.count = count
         self.free_at = [0.0] * count  # when each processor finishes the work placed on it
@@ -44,6 +46,8 @@ class Processors:
         self.virtual_s = [0.0] * count
         self.system_s = [0.0] * count
         self._next_system = 0
+        self.interrupts = 0  # real I/O interrupts fielded: system time, spread evenly
+        self.interrupt_s = interrupt_us / 1e6
 
     def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Timeout:
         """Place a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
@@ -72,6 +76,18 @@ class Processors:
         self._next_system = (cpu + 1) % self.count
         self.busy_s[cpu] += seconds
         self.system_s[cpu] += seconds
+
+    def busy(self, cpu: int) -> float:
+        """Busy seconds of *cpu* that have elapsed (placed work that already ran)."""
+        return self.busy_s[cpu] + self.interrupt_time(cpu) - self.ahead(cpu)
+
+    def system(self, cpu: int) -> float:
+        """System (unchargeable) seconds of *cpu*."""
+        return self.system_s[cpu] + self.interrupt_time(cpu)
+
+    def interrupt_time(self, cpu: int) -> float:
+        """*cpu*'s share of the time spent fielding real I/O interrupts."""
+        return self.interrupt_s * self.interrupts / self.count
 
     def ahead(self, cpu: int) -> float:
         """Placed time on *cpu* that has not run yet."""

@@ -72,7 +72,6 @@ class VolumeIO:
         "timing",
         "processors",
         "_rio_s",
-        "_system_s",
         "_queue",
         "_path_cycle",
         "started",
@@ -98,7 +97,6 @@ class VolumeIO:
         self.timing = timing
         self.processors = processors
         self._rio_s = path_us["rio_us"] / 1e6
-        self._system_s = path_us["io_interrupt_system_us"] / 1e6
         self._queue: deque[tuple[bool, simpy.Event]] = deque()
         self._path_cycle = itertools.cycle(paths)  # CP rotates over the channel paths
         self.started = 0  # I/O requests CP accepted for this volume (queued or not)
@@ -153,7 +151,7 @@ class VolumeIO:
         path.busy_s += conn
         path.ios += 1
         user.pending_cp_s += self._rio_s
-        self.processors.charge_system(self._system_s)
+        self.processors.interrupts += 1
         if self._queue:
             self._finish(rdev)
         else:

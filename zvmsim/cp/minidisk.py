@@ -9,7 +9,9 @@ PAV-eligible.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
+
+import simpy
 
 from .io import VolumeIO
 from .mdc import MinidiskCache
@@ -57,8 +59,12 @@ class Minidisk:
         last = self.first_track + (block + count - 1) // bpt
         return range(first, last + 1)
 
-    def io(self, user: Vmdbk, block: int, count: int, write: bool) -> Generator:
-        """One virtual I/O of *count* blocks starting at *block* (wraps at the end)."""
+    def io(self, user: Vmdbk, block: int, count: int, write: bool) -> Iterable:
+        """One virtual I/O of *count* blocks from *block* (wrapping); ``yield from`` it.
+
+        Returns the real I/O's process steps, or nothing to wait for when MDC
+        avoids the I/O outright.
+        """
         blocks = self.blocks
         if block >= blocks:
             block %= blocks
@@ -67,24 +73,31 @@ class Minidisk:
         user.vio += 1
         user.vio_dasd += 1
         user.pending_cp_s += self._vio_s
-        nbytes = count * BLOCK_BYTES
         mdc, volume = self.mdc, self.volume
         if mdc is None:
-            yield from volume.io(user, nbytes, not write, True)
-        elif write:
+            return volume.io(user, count * BLOCK_BYTES, not write, True)
+        if write:  # write-through: the cached copy is refreshed as the write starts
             mdc.write_lookup(user)
-            yield from volume.io(user, nbytes, False, mdc.pav_eligible)
             mdc.refresh(self._tracks(block, count))
-        else:
-            to_stage, waits, done = mdc.lookup(user, self._tracks(block, count), count)
-            if done is not None:
-                nbytes = mdc.track_bytes * len(to_stage)
-                yield from volume.io(user, nbytes, True, mdc.pav_eligible)
-                mdc.staged(user, to_stage, done)
-            else:
-                volume.base.avoided += 1
-                user.vio_avoid += 1
-            for wait in waits:
-                if not wait.processed:
-                    user.state = IOW
-                    yield wait
+            return volume.io(user, count * BLOCK_BYTES, False, mdc.pav_eligible)
+        to_stage, waits, done = mdc.lookup(user, self._tracks(block, count), count)
+        if done is None:
+            volume.base.avoided += 1
+            user.vio_avoid += 1
+            if not waits:
+                return ()
+        return self._staged_read(user, to_stage, waits, done)
+
+    def _staged_read(
+        self, user: Vmdbk, to_stage: list[int], waits: list, done: simpy.Event | None
+    ) -> Generator:
+        """Stage missing tracks (full-track read), then wait for others' stagings."""
+        mdc, volume = self.mdc, self.volume
+        if done is not None:
+            nbytes = mdc.track_bytes * len(to_stage)  # type: ignore[union-attr]
+            yield from volume.io(user, nbytes, True, mdc.pav_eligible)  # type: ignore[union-attr]
+            mdc.staged(user, to_stage, done)  # type: ignore[union-attr]
+        for wait in waits:
+            if not wait.processed:
+                user.state = IOW
+                yield wait

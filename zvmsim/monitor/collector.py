@@ -186,9 +186,9 @@ class MonitorCollector:
                     cpu=f"{cpu:02X}",
                     pu_type=m.config.processors.pu_type,
                     elapsed_us=_us(now),
-                    busy_us=_us(procs.busy_s[cpu] - procs.ahead(cpu)),
+                    busy_us=_us(procs.busy(cpu)),
                     virtual_us=_us(procs.virtual_s[cpu] - unrun_virtual[cpu]),
-                    system_us=_us(procs.system_s[cpu]),
+                    system_us=_us(procs.system(cpu)),
                 )
             )
         storage = m.storage
