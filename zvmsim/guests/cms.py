@@ -63,23 +63,25 @@ class CmsCopyfile(Workload):
         return [self.source.name, self.target.name]
 
     def run(self) -> Generator:
-        vm, cpu = self.vm, self.machine.processors
-        src, dst = self.source, self.target
+        vm = self.vm
+        cpu_run = self.machine.processors.run
+        src_io, dst_io = self.source.io, self.target.io
+        dst_blocks = self.target.blocks
         vcpu_s = self.p["vcpu_us"] / 1e6
         chunk = self.p["blocks_per_io"]
         files = self.files
         index = self.rnd.randrange(len(files))
-        out_block = self.rnd.randrange(dst.blocks)
+        out_block = self.rnd.randrange(dst_blocks)
         while True:
             first, size = files[index]
             offset = 0
             while offset < size:
                 count = min(chunk, size - offset)
-                yield cpu.run(vm, vcpu_s, 0.0)
-                yield from src.io(vm, first + offset, count, write=False)
-                yield cpu.run(vm, vcpu_s, 0.0)
-                yield from dst.io(vm, out_block, count, write=True)
-                out_block = (out_block + count) % dst.blocks
+                yield cpu_run(vm, vcpu_s, 0.0)
+                yield from src_io(vm, first + offset, count, False)
+                yield cpu_run(vm, vcpu_s, 0.0)
+                yield from dst_io(vm, out_block, count, True)
+                out_block = (out_block + count) % dst_blocks
                 offset += count
             index = (index + 1) % len(files)
 
