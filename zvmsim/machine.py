@@ -152,7 +152,7 @@ class Machine:
             xstore_pages=int(st.xstore_mb * 256),
             low=st.low_frames,
             high=st.high_frames,
-            paging=PagingDevices(volumes, Vmdbk("SYSTEM")),
+            paging=PagingDevices(self.env, volumes, Vmdbk("SYSTEM")),
             processors=self.processors,
             block_pages=cal.block_pages_max,
             read_pages=cal.read_pages_max,

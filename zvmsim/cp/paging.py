@@ -8,8 +8,11 @@ faults on one of its pages. A 3390 cylinder holds 180 page slots.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import simpy
 
 from ..errors import ZvmsimError
 from .io import VolumeIO
@@ -32,12 +35,15 @@ class PageVolume:
     blocks_read: int = 0
     blocks_written: int = 0
     writes_pending: int = 0  # blocks chosen for this volume whose write has not started
+    writes: deque[int] = field(default_factory=deque)  # queued write I/Os (pages each)
+    writing: bool = False  # a writer process is draining the queue
 
 
 class PagingDevices:
     """All PAGE volumes of the system."""
 
-    def __init__(self, volumes: list[PageVolume], system: Vmdbk) -> None:
+    def __init__(self, env: simpy.Environment, volumes: list[PageVolume], system: Vmdbk) -> None:
+        self.env = env
         self.volumes = volumes
         self.system = system  # CP's own I/O (page-outs) runs under this VMDBK
         self._turn = 0
@@ -72,10 +78,21 @@ class PagingDevices:
         self.volumes[best].used += pages
         return best
 
-    def start_write(self, index: int, pages: int) -> Generator:
-        """Queue a write of a block just placed by :meth:`choose`."""
-        self.volumes[index].writes_pending += 1
-        return self.write(index, pages)
+    def queue_write(self, index: int, pages: int) -> None:
+        """Queue a write of a block just placed by :meth:`choose`.
+
+        Page reads go first: CP starts a queued write only on a volume with
+        no I/O in flight, so a faulting guest waits behind one write at most.
+        """
+        vol = self.volumes[index]
+        vol.writes.append(pages)
+        vol.writes_pending += 1
+        self._kick(vol)
+
+    def _kick(self, vol: PageVolume) -> None:
+        if vol.writes and not vol.writing and not vol.volume.in_flight:
+            vol.writing = True
+            self.env.process(self._writer(vol))
 
     def spread(self, pages: int) -> list[tuple[int, int]]:
         """Allocate *pages* slots over all volumes in proportion to their free slots.
@@ -97,16 +114,18 @@ class PagingDevices:
                 left -= share
         return out
 
-    def write(self, index: int, pages: int) -> Generator:
-        """Write a block of *pages* to volume *index* (a CP process)."""
-        vol = self.volumes[index]
-        vol.writes_pending -= 1
+    def _writer(self, vol: PageVolume) -> Generator:
+        """Write queued blocks to *vol* while nothing else wants it (a CP process)."""
         system = self.system
-        yield from vol.volume.io(system, pages * PAGE_BYTES, False, True)
-        vol.pages_written += pages
-        vol.blocks_written += 1
-        vol.volume.processors.charge_system(system.pending_cp_s)
-        system.pending_cp_s = 0.0
+        while vol.writes and not vol.volume.in_flight:
+            pages = vol.writes.popleft()
+            vol.writes_pending -= 1
+            yield from vol.volume.io(system, pages * PAGE_BYTES, False, True)
+            vol.pages_written += pages
+            vol.blocks_written += 1
+            vol.volume.processors.charge_system(system.pending_cp_s)
+            system.pending_cp_s = 0.0
+        vol.writing = False
 
     def read(self, user: Vmdbk, index: int, pages: int) -> Generator:
         """Read a block of *pages* from volume *index* for a faulting *user*."""
@@ -115,3 +134,4 @@ class PagingDevices:
         vol.pages_read += pages
         vol.blocks_read += 1
         vol.used -= pages
+        self._kick(vol)

@@ -27,7 +27,9 @@ from .paging import PagingDevices
 from .spaces import DASD, MOVING, NEW, RES, XST, Space
 from .vmdbk import Vmdbk
 
-__all__ = ["ScanPolicy", "Storage"]
+__all__ = ["SEGMENT_PAGES", "ScanPolicy", "Storage"]
+
+SEGMENT_PAGES = 256  # a 1 MB segment: CP forms paging blocks within one
 
 
 class ScanPolicy(Protocol):
@@ -191,6 +193,13 @@ class Storage:
     def _write_blocks(
         self, space: Space, count: int, pages: list[int] | None, migration: bool = False
     ) -> None:
+        """Write *count* pages of *space* to paging DASD.
+
+        Tracked pages are grouped into *blocks* — pages of one segment (1 MB)
+        written together, at most ``block_pages`` of them — and a fault later
+        reads its whole block back. One write I/O carries up to ``block_pages``
+        pages, possibly of several blocks, to one volume.
+        """
         space.dasd += count
         if not migration:
             space.page_writes += count
@@ -199,22 +208,41 @@ class Storage:
                 space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
             return
         size = self.block_pages
-        for start in range(0, count, size):
-            n = min(size, count - start)
-            volume = self.paging.choose(n)
-            if not self.quiet:
-                self.env.process(self.paging.start_write(volume, n))
-            if pages is None:
+        if pages is None:
+            for start in range(0, count, size):
+                n = min(size, count - start)
+                volume = self.paging.choose(n)
                 space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
-                continue
-            block = self._next_block
-            self._next_block += 1
-            members = pages[start : start + n]
-            self._blocks[block] = (volume, members)
-            table = space.table
-            for i in members:
-                table.loc[i] = DASD  # type: ignore[union-attr]
-                table.block[i] = block  # type: ignore[union-attr]
+                if not self.quiet:
+                    self.paging.queue_write(volume, n)
+            return
+        table = space.table
+        loc, block_of = table.loc, table.block  # type: ignore[union-attr]
+        blocks: list[list[int]] = []
+        for page in sorted(pages):
+            last = blocks[-1] if blocks else None
+            if last and len(last) < size and last[0] // SEGMENT_PAGES == page // SEGMENT_PAGES:
+                last.append(page)
+            else:
+                blocks.append([page])
+        io: list[list[int]] = []
+        for members in [*blocks, None]:
+            if members is None or sum(map(len, io)) + len(members) > size:
+                if io:
+                    n = sum(map(len, io))
+                    volume = self.paging.choose(n)
+                    if not self.quiet:
+                        self.paging.queue_write(volume, n)
+                    for group in io:
+                        block = self._next_block
+                        self._next_block += 1
+                        self._blocks[block] = (volume, group)
+                        for i in group:
+                            loc[i] = DASD
+                            block_of[i] = block
+                io = []
+            if members is not None:
+                io.append(members)
 
     # ---- page-ins: called by guests ----------------------------------------
 
@@ -273,15 +301,20 @@ class Storage:
         return end
 
     def _read_block(self, user: Vmdbk, space: Space, page: int) -> Generator:
-        """Read the faulting page and up to ``read_pages - 1`` others of its block."""
+        """Read the faulting page and the next pages of its block, ``read_pages`` at most.
+
+        The block's pages are in address order; the read takes the faulting
+        page and the ones after it, so a guest walking its storage finds them
+        resident. What is left of the block stays on DASD.
+        """
         table = space.table
         block = table.block[page]  # type: ignore[union-attr]
         volume, members = self._blocks[block]
-        rest = [i for i in members if i != page]
-        coming = [page, *rest[: self.read_pages - 1]]
-        left = rest[self.read_pages - 1 :]
+        at = members.index(page)
+        ordered = members[at:] + members[:at]
+        coming, left = ordered[: self.read_pages], ordered[self.read_pages :]
         if left:
-            self._blocks[block] = (volume, left)
+            self._blocks[block] = (volume, sorted(left))
         else:
             del self._blocks[block]
         loc = table.loc  # type: ignore[union-attr]

@@ -117,6 +117,7 @@ class LinuxServer(Workload):
         "used_mb": 256.0,
         "wss_mb": 64.0,
         "cold_touch_rate": 2.0,
+        "history_cold_touch_rate": -1.0,
         "cpu_ms_per_s": 20.0,
         "tick_s": 0.5,
     }
@@ -138,11 +139,18 @@ class LinuxServer(Workload):
         space.referenced = min(space.resident, space.wss)  # cold pages were used long ago
 
     def history(self, seconds: float) -> None:
-        """Past cold touches: pages that were not resident came back in."""
+        """Past cold touches: pages that were not resident came back in.
+
+        ``history_cold_touch_rate`` (when not negative) is how hard the guest
+        worked in that past, if it differs from the measured window.
+        """
         space = self.space
         cold = space.pages - space.wss
         missing = cold - max(0, space.resident - space.wss) - space.untouched
-        touches = poisson(self.rnd, self.p["cold_touch_rate"] * seconds)
+        rate = self.p["history_cold_touch_rate"]
+        if rate < 0:
+            rate = self.p["cold_touch_rate"]
+        touches = poisson(self.rnd, rate * seconds)
         if cold > 0 and missing > 0:
             self.machine.storage.history_counted(space, round(touches * missing / cold))
         space.referenced = min(space.resident, space.wss)

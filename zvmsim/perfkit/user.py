@@ -114,7 +114,9 @@ def by_time_per_user(
 
 def build_ustatlog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
     """FCX164 rows: USTAT shares per interval for each user."""
-    return by_time_per_user(run, intervals, user, lambda c, iv: ustat_shares(c))
+    return by_time_per_user(
+        run, intervals, user, lambda c, iv: {"samples": c["hf_samples"], **ustat_shares(c)}
+    )
 
 
 def _pct(key: str, head: str) -> Column:
