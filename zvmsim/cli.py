@@ -129,10 +129,11 @@ def _cmd_monwrite(args: argparse.Namespace) -> None:
 
 
 def _cmd_scenarios() -> None:
-    for name in scenario_names():
-        sc = load_scenario(name)
+    scenarios = [load_scenario(name) for name in scenario_names()]
+    width = max(len(sc.title) for sc in scenarios)
+    for sc in scenarios:
         knobs = ", ".join(f"{k.name}={k.show(k.default)}" for k in sc.knobs.values()) or "-"
-        print(f"{name:<20} {sc.title:<28} knobs: {knobs}")
+        print(f"{sc.name:<20} {sc.title:<{width}}  knobs: {knobs}")
 
 
 def _cmd_knobs(scenario: str) -> None:

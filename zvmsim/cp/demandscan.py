@@ -4,7 +4,8 @@ When the available list runs low, CP visits address spaces in a fixed order
 of friendliness and steals frames until it has what it needs:
 
 * **pass 1** — unreferenced pages of shared spaces (VDISKs: referenced VDISK
-  pages are passed over), then dormant users, then eligible-list users (all
+  pages are passed over and keep their bits, so a VDISK page in use sticks
+  until an emergency scan), then dormant users, then eligible-list users (all
   their pages), then dispatch-list users' unreferenced pages down to their
   working-set size (WSS);
 * **pass 2** — the same, but skipping shared spaces and taking dispatch-list
@@ -54,6 +55,7 @@ class DemandScan62:
             visited: Iterable[Space],
             allowance: Callable[[Space], int],
             honour_ref: bool,
+            reset_bits: bool = True,
         ) -> None:
             nonlocal got
             for space in visited:
@@ -62,12 +64,12 @@ class DemandScan62:
                 if pass_no == 0 and space.table is not None:
                     storage.visit(space)
                 room = min(need - got, allowance(space))
-                taken = storage.steal(space, room, honour_ref)
+                taken = storage.steal(space, room, honour_ref, reset_bits)
                 storage.taken_by_pass[pass_no] += taken
                 got += taken
 
         everything = lambda s: s.resident  # noqa: E731
-        visit(0, shared, everything, True)
+        visit(0, shared, everything, True, reset_bits=False)
         visit(0, dormant, everything, False)
         visit(0, eligible, everything, False)
         visit(0, dispatch, lambda s: s.resident - s.wss, True)

@@ -100,6 +100,7 @@ class Space:
         "moving",
         "reserved",
         "wss",
+        "hot",
         "table",
         "page_reads",
         "page_writes",
@@ -133,6 +134,7 @@ class Space:
         self.moving = 0
         self.reserved = reserved
         self.wss = 0
+        self.hot = 0  # pages touched so often that a cleared bit is set again at once
         self.vm: Vmdbk | None = None  # the guest whose list membership counts
         self.table = PageTable(pages, rnd) if detailed else None
         self.dasd_on: dict[int, int] = {}  # paging volume -> pages there (counted spaces)

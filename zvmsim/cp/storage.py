@@ -118,8 +118,14 @@ class Storage:
         table.ref[:] = bytes(len(table.ref))  # type: ignore[union-attr]
         space.referenced = 0
 
-    def steal(self, space: Space, n: int, honour_ref: bool) -> int:
-        """Take up to *n* resident pages of *space*; return how many were taken."""
+    def steal(self, space: Space, n: int, honour_ref: bool, reset_bits: bool = True) -> int:
+        """Take up to *n* resident pages of *space*; return how many were taken.
+
+        With *honour_ref*, referenced pages are passed over; *reset_bits* says
+        whether passing over them clears their bits (a second chance) — the
+        friendly pass does not clear a shared space's bits, so a VDISK page
+        used once stays out of its reach.
+        """
         if n <= 0 or space.resident == 0:
             return 0
         pages: list[int] | None = None
@@ -128,9 +134,11 @@ class Storage:
             space.referenced -= cleared
             taken = len(pages)
         elif honour_ref:
+            floor = min(space.hot, space.resident)  # touched again before the scan is done
+            space.referenced = max(space.referenced, floor)
             taken = min(n, space.unreferenced)
-            if taken < n:
-                space.referenced = 0  # the scan visited every page: bits reset
+            if taken < n and reset_bits:
+                space.referenced = floor  # the scan visited every page: bits reset
         else:
             taken = min(n, space.resident)
             space.referenced = min(space.referenced, space.resident - taken)
@@ -409,6 +417,32 @@ class Storage:
             self.first_touch_counted(space, 1)
             return None
         if pick < untouched + space.xstor:
+            self.xstore_in_counted(user, space, 1)
+            return None
+        if space.dasd:
+            return self.read_counted(user, space)
+        return None
+
+    def touch_counted(
+        self, user: Vmdbk, space: Space, written_only: bool = False
+    ) -> Generator | None:
+        """Touch one page of a counted space chosen uniformly (e.g. a swap slot).
+
+        With *written_only*, the page is one that was written before (a read).
+        Returns a process step to ``yield from`` when the page must come from DASD.
+        """
+        untouched = 0 if written_only else space.untouched
+        pick = self.rnd.random() * (untouched + space.resident + space.xstor + space.dasd)
+        if pick < untouched:
+            self.first_touch_counted(space, 1)
+            return None
+        pick -= untouched
+        if pick < space.resident:
+            if self.rnd.random() * space.resident >= space.referenced:
+                space.referenced += 1
+            return None
+        pick -= space.resident
+        if pick < space.xstor:
             self.xstore_in_counted(user, space, 1)
             return None
         if space.dasd:

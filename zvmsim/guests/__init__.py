@@ -9,12 +9,23 @@ from __future__ import annotations
 
 from .cms import CmsCopyfile, CmsLight
 from .linux import LinuxServer, LinuxThrasher
+from .linux_app import LinuxApp, VdiskWriter
 
-__all__ = ["WORKLOADS", "CmsCopyfile", "CmsLight", "LinuxServer", "LinuxThrasher"]
+__all__ = [
+    "WORKLOADS",
+    "CmsCopyfile",
+    "CmsLight",
+    "LinuxApp",
+    "LinuxServer",
+    "LinuxThrasher",
+    "VdiskWriter",
+]
 
 WORKLOADS = {
     "cms_copyfile": CmsCopyfile,
     "cms_light": CmsLight,
     "linux_thrasher": LinuxThrasher,
     "linux_server": LinuxServer,
+    "linux_app": LinuxApp,
+    "vdisk_writer": VdiskWriter,
 }

@@ -156,32 +156,36 @@ class LinuxServer(Workload):
         space.referenced = min(space.resident, space.wss)
 
     def run(self) -> Generator:
-        m, vm, space, rnd = self.machine, self.vm, self.space, self.rnd
-        storage, cpu, env = m.storage, m.processors, m.env
+        m, vm = self.machine, self.vm
         tick = self.p["tick_s"]
-        cpu_s = self.p["cpu_ms_per_s"] / 1000.0 * tick
-        cold_mean = self.p["cold_touch_rate"] * tick
-        wss = space.wss
-        yield env.timeout(rnd.uniform(0.0, tick))
+        yield m.env.timeout(self.rnd.uniform(0.0, tick))
         m.add_to_dispatch_list(vm)
         while True:
-            # the hot set is touched every tick: missing hot pages come back in
-            missing = wss - space.resident
-            if missing > 0:
-                storage.first_touch_counted(space, min(missing, space.untouched))
-                storage.xstore_in_counted(vm, space, min(wss - space.resident, space.xstor))
-                while space.resident < wss and space.dasd:
-                    yield from storage.read_counted(vm, space)
-            space.referenced = min(space.resident, max(space.referenced, wss))
-            cold = space.pages - wss
-            for _ in range(poisson(rnd, cold_mean)):
-                resident_cold = max(0, space.resident - wss)
-                if cold > 0 and rnd.random() * cold >= resident_cold:
-                    step = storage.fault_counted(vm, space)
-                    if step is not None:
-                        yield from step
-                elif space.referenced < space.resident:
-                    space.referenced += 1
-            yield cpu.run(vm, cpu_s, 0.0)
+            yield from self.tick()
             vm.state = TIW  # idle until the next tick, still in the dispatch list
-            yield env.timeout(tick)
+            yield m.env.timeout(tick)
+
+    def tick(self) -> Generator:
+        """One timer tick of work: keep the hot set resident, touch a few cold pages."""
+        m, vm, space, rnd = self.machine, self.vm, self.space, self.rnd
+        storage, cpu = m.storage, m.processors
+        tick = self.p["tick_s"]
+        wss = space.wss
+        # the hot set is touched every tick: missing hot pages come back in
+        missing = wss - space.resident
+        if missing > 0:
+            storage.first_touch_counted(space, min(missing, space.untouched))
+            storage.xstore_in_counted(vm, space, min(wss - space.resident, space.xstor))
+            while space.resident < wss and space.dasd:
+                yield from storage.read_counted(vm, space)
+        space.referenced = min(space.resident, max(space.referenced, wss))
+        cold = space.pages - wss
+        for _ in range(poisson(rnd, self.p["cold_touch_rate"] * tick)):
+            resident_cold = max(0, space.resident - wss)
+            if cold > 0 and rnd.random() * cold >= resident_cold:
+                step = storage.fault_counted(vm, space)
+                if step is not None:
+                    yield from step
+            elif space.referenced < space.resident:
+                space.referenced += 1
+        yield cpu.run(vm, self.p["cpu_ms_per_s"] / 1000.0 * tick, 0.0)

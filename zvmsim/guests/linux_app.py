@@ -1,0 +1,192 @@
+"""Linux application servers that swap, and a guest that fills VDISKs.
+
+**Application server.** A Linux guest running a transaction workload:
+requests arrive at random (Poisson) and one worker serves them in order —
+some CPU, then a few swap I/Os, because Linux is short of memory and keeps
+part of its storage on a swap device. The swap device is a VDISK (a CP
+address space in real storage, so a swap I/O is a page touch) or a real
+minidisk (a 4 KB DASD I/O). Between requests the guest behaves like a
+:class:`~zvmsim.guests.linux.LinuxServer`: a hot set touched every tick and a
+few colder pages now and then. It counts its own transactions and their
+response times, which CP Monitor carries as application data (APPLDATA).
+
+**VDISK writer.** The customer's experiment: a guest that defined VDISKs and
+keeps writing them from end to end, so all their pages are in use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from ..cp.spaces import Space
+from ..cp.vmdbk import TIW
+from ..errors import ZvmsimError
+from .base import Workload
+from .linux import PAGES_PER_MB, LinuxServer, poisson
+
+__all__ = ["LinuxApp", "VdiskWriter"]
+
+SWAP_TARGETS = ("vdisk", "minidisk")
+
+
+def _vdisk(workload: Workload, vaddr: str, mb: float) -> Space:
+    """Define a VDISK of *mb* for the workload's guest (a shared CP address space)."""
+    storage = workload.machine.storage
+    if storage is None:
+        raise ZvmsimError(f"user {workload.vm.userid}: VDISKs need a [storage] section")
+    userid = workload.vm.userid
+    space = Space(
+        f"{userid} {vaddr}",
+        userid,
+        "vdisk",
+        int(mb * PAGES_PER_MB),
+        workload.machine.streams.stream(f"vdisk:{userid}:{vaddr}"),
+    )
+    return storage.add(space)
+
+
+class LinuxApp(LinuxServer):
+    """A Linux server answering transactions, swapping to a VDISK or a minidisk."""
+
+    PARAMS = {
+        **LinuxServer.PARAMS,
+        "workload": "APP",
+        "txn_rate": 10.0,
+        "txn_cpu_ms": 2.0,
+        "swap": "vdisk",
+        "swap_mb": 256.0,
+        "swap_per_txn": 1.0,
+        "swap_minidisk": "{userid} 0202",
+        "swap_vaddr": "0201",
+    }
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        if self.p["swap"] not in SWAP_TARGETS:
+            raise ZvmsimError(
+                f"user {self.vm.userid}: swap must be vdisk or minidisk, not '{self.p['swap']}'"
+            )
+        if self.p["txn_rate"] <= 0 or self.p["swap_mb"] <= 0:
+            raise ZvmsimError(f"user {self.vm.userid}: txn_rate and swap_mb must be positive")
+        self.vdisk: Space | None = None
+        self.swap_disk = None
+        if self.p["swap"] == "vdisk":
+            self.vdisk = _vdisk(self, self.p["swap_vaddr"], self.p["swap_mb"])
+        else:
+            self.swap_disk = self.minidisk(self.p["swap_minidisk"])
+        self.space.hot = self.space.wss  # Linux touches its hot set all the time
+        self.txns = 0
+        self.resp_s = 0.0
+        self._vio_s = self.machine.config.calibration.path_us["vio_us"] / 1e6
+
+    @property
+    def links(self) -> list[str]:
+        return [self.swap_disk.name] if self.swap_disk is not None else []
+
+    def appldata(self) -> tuple[str, int, float] | None:
+        """What the application reports: (workload, transactions done, their response seconds)."""
+        return self.p["workload"], self.txns, self.resp_s
+
+    def history(self, seconds: float) -> None:
+        """Past swapping filled the VDISK; past cold touches came back in."""
+        super().history(seconds)
+        vdisk = self.vdisk
+        if vdisk is None:
+            return
+        storage = self.machine.storage
+        swaps = self.p["txn_rate"] * self.p["swap_per_txn"] * seconds
+        first = min(vdisk.untouched, round(swaps))
+        storage.first_touch_counted(vdisk, first)  # type: ignore[union-attr]
+        back = min(vdisk.xstor + vdisk.dasd, round(swaps) - first)
+        storage.history_counted(vdisk, back)  # type: ignore[union-attr]
+        vdisk.referenced = vdisk.resident  # a swap slot in use is touched: its bit is set
+
+    def run(self) -> Generator:
+        m, vm, rnd = self.machine, self.vm, self.rnd
+        env = m.env
+        tick, rate = self.p["tick_s"], self.p["txn_rate"]
+        next_tick = env.now + rnd.uniform(0.0, tick)
+        arrival = env.now + rnd.expovariate(rate)
+        m.add_to_dispatch_list(vm)
+        while True:
+            now = env.now
+            if next_tick <= now:
+                yield from self.tick()
+                next_tick += tick
+            elif arrival <= now:
+                yield from self._transaction()
+                self.txns += 1
+                self.resp_s += env.now - arrival
+                arrival += rnd.expovariate(rate)
+            else:
+                vm.state = TIW
+                yield env.timeout(min(next_tick, arrival) - now)
+
+    def _transaction(self) -> Generator:
+        """Serve one request: CPU, then its swap I/Os."""
+        m, vm, rnd = self.machine, self.vm, self.rnd
+        yield m.processors.run(vm, self.p["txn_cpu_ms"] / 1000.0, 0.0)
+        for _ in range(poisson(rnd, self.p["swap_per_txn"])):
+            read = rnd.random() < 0.5
+            if self.vdisk is not None:
+                vm.vio += 1
+                vm.pending_cp_s += self._vio_s
+                step = m.storage.touch_counted(vm, self.vdisk, written_only=read)  # type: ignore[union-attr]
+                if step is not None:
+                    yield from step
+            else:
+                disk = self.swap_disk
+                yield from disk.io(vm, rnd.randrange(disk.blocks), 1, write=not read)  # type: ignore[union-attr]
+
+
+class VdiskWriter(Workload):
+    """Writes its VDISKs end to end, over and over (the customer's experiment)."""
+
+    PARAMS = {"vdisk_gb": 0.0, "vdisk_size_gb": 2.0, "mb_per_s": 40.0, "pages_per_io": 64}
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        gb, size = self.p["vdisk_gb"], self.p["vdisk_size_gb"]
+        if gb < 0 or size <= 0 or self.p["mb_per_s"] <= 0 or self.p["pages_per_io"] < 1:
+            raise ZvmsimError(f"user {self.vm.userid}: VDISK sizes and rates must be positive")
+        self.vdisks: list[Space] = []
+        left, n = gb, 0
+        while left > 1e-9:
+            mb = min(size, left) * 1024
+            self.vdisks.append(_vdisk(self, f"{0x300 + n:04X}", mb))
+            left -= min(size, left)
+            n += 1
+        self._vio_s = self.machine.config.calibration.path_us["vio_us"] / 1e6
+
+    def history(self, seconds: float) -> None:
+        """The VDISKs were being written before the window: filled, then rewritten."""
+        storage = self.machine.storage
+        pages = self.p["mb_per_s"] * PAGES_PER_MB * seconds / max(1, len(self.vdisks))
+        for space in self.vdisks:
+            first = min(space.untouched, round(pages))
+            storage.first_touch_counted(space, first)  # type: ignore[union-attr]
+            storage.history_counted(space, min(space.xstor + space.dasd, round(pages) - first))  # type: ignore[union-attr]
+            space.referenced = space.resident
+
+    def run(self) -> Generator:
+        m, vm = self.machine, self.vm
+        if not self.vdisks:
+            return  # no experiment: the guest stays dormant
+        m.add_to_dispatch_list(vm)
+        per_io = self.p["pages_per_io"]
+        gap = per_io / (self.p["mb_per_s"] * PAGES_PER_MB)
+        storage, cpu, env = m.storage, m.processors, m.env
+        turn = 0
+        while True:
+            space = self.vdisks[turn % len(self.vdisks)]
+            turn += 1
+            vm.vio += 1
+            vm.pending_cp_s += self._vio_s
+            for _ in range(per_io):
+                step = storage.touch_counted(vm, space)  # type: ignore[union-attr]
+                if step is not None:
+                    yield from step
+            yield cpu.run(vm, 0.0002, 0.0)
+            vm.state = TIW
+            yield env.timeout(gap)
