@@ -53,6 +53,9 @@ def _paging_volumes(row: dict, run) -> list[float]:
 def _observed(row: dict, run) -> list[float]:
     if row["entity"] == "paging volumes":
         return _paging_volumes(row, run)
+    if row["report"] == "TXN":
+        frame = zvmsim.report(run, "TXN").frame
+        return [float(frame[frame["userid"] == row["entity"]].iloc[0][row["column"]])]
     if row["report"] in ("FCX163", "FCX164"):
         frame = zvmsim.report(run, row["report"], user=row["entity"]).frame
         return [float(frame[frame["interval_end"] == ">>Mean>>"].iloc[0][row["column"]])]

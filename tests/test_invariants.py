@@ -8,6 +8,7 @@ import pytest
 
 import zvmsim
 from zvmsim.machine import Machine
+from zvmsim.monitor.records import RECORD_TYPES
 from zvmsim.perfkit import reduce
 from zvmsim.scenario import load_scenario
 
@@ -118,3 +119,13 @@ def test_monitor_records_survive_bytes_round_trip() -> None:
     back = zvmsim.MonitorData.from_bytes(data.to_bytes())
     assert back.records == data.records
     assert zvmsim.report(back, "FCX108").text == zvmsim.report(data, "FCX108").text
+
+
+def test_every_record_type_round_trips() -> None:
+    seen: set[type] = set()
+    for scenario, knobs in (("pav-mdc", {"mdc": "on"}), ("thrasher", {})):
+        data = zvmsim.simulate(scenario, knobs, duration=20)
+        back = zvmsim.MonitorData.from_bytes(data.to_bytes())
+        assert back.records == data.records
+        seen |= {type(r) for r in data.records}
+    assert seen == set(RECORD_TYPES.values())

@@ -75,3 +75,30 @@ def test_same_settings_give_the_same_text(board) -> None:
     board.controls["users"].value = 2
     board.controls["users"].value = 4
     assert board.text == first
+
+
+def test_thrasher_dashboard_follows_the_thrashers() -> None:
+    from zvmsim.lab import thrasher_dashboard
+
+    board = thrasher_dashboard()
+    assert list(board.controls) == ["thrashers", "paging_volumes", "hfs_interval"]
+    assert "FCX109" in board.text and "Is this duress?" in board.text
+    assert "LIN103" not in board.text
+    board.controls["thrashers"].value = 3
+    assert "LIN103" in board.text and "LIN104" in board.text and not board.error
+    board.controls["paging_volumes"].value = 2
+    assert sum(line.startswith("9F0") for line in board.text.splitlines()) == 2
+
+
+def test_emergency_scan_dashboard_swaps_and_experiments() -> None:
+    from zvmsim.lab import emergency_scan_dashboard
+
+    board = emergency_scan_dashboard()
+    assert list(board.controls) == ["linux_swap", "experiment_vdisk_gb"]
+    assert "DEMNDLOG" in board.text and "VDISKS" in board.text and "TXN" in board.text
+    board.controls["linux_swap"].value = "minidisk"
+    assert "LINAPP1 " not in "\n".join(
+        line for line in board.text.splitlines() if "0201" in line
+    )
+    board.controls["experiment_vdisk_gb"].value = 4
+    assert "VDEXP" in board.text and not board.error

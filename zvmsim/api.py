@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
 from typing import Any
 
 from .errors import ZvmsimError
@@ -41,12 +42,13 @@ def report(
 ) -> Report:
     """Build report *code* (``FCX108`` or ``DEVICE``...) from monitor data.
 
-    *user* limits per-user reports to one guest; *interval* (0-based) gives
+    *user* limits per-user reports to one guest (or a pattern: ``LIN1*``);
+    *interval* (0-based) gives
     the INTERIM report for one monitor interval instead of the whole run.
     """
     run = _run_data(data)
     spec = find_report(code)
-    if user is not None and user.upper() not in run.users:
+    if user is not None and not any(fnmatchcase(u, user.upper()) for u in run.users):
         raise ZvmsimError(f"no user '{user}' in the monitor data")
     if interval is not None and not 0 <= interval < len(run.intervals):
         raise ZvmsimError(f"interval {interval} does not exist (the data has {len(run.intervals)})")

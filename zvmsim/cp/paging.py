@@ -59,7 +59,7 @@ class PagingDevices:
         return sum(v.used for v in self.volumes)
 
     def choose(self, pages: int) -> int:
-        """The volume for a new block: least work in flight, then most free slots."""
+        """The volume for a new block: least work in flight, in rotation among equals."""
         best, best_key = -1, None
         count = len(self.volumes)
         for k in range(count):
@@ -67,7 +67,7 @@ class PagingDevices:
             vol = self.volumes[i]
             if vol.slots - vol.used < pages:
                 continue
-            key = (vol.volume.in_flight + vol.writes_pending, vol.used / vol.slots)
+            key = vol.volume.in_flight + vol.writes_pending  # ties: the next in rotation
             if best_key is None or key < best_key:
                 best, best_key = i, key
         if best < 0:

@@ -19,6 +19,7 @@ class Workload:
     """Base class: subclasses declare ``PARAMS`` (name -> default) and ``run``."""
 
     PARAMS: ClassVar[dict[str, Any]] = {}
+    APPLDATA: ClassVar[bool] = False  # the workload reports to CP Monitor (domain 10)
 
     def __init__(
         self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
@@ -57,6 +58,14 @@ class Workload:
 
     def history(self, seconds: float) -> None:
         """Replay *seconds* of past activity in storage, without I/O timing (optional)."""
+
+    def appldata(self) -> tuple[str, int, float] | None:
+        """What the application measures of itself, for CP Monitor's APPLDATA domain.
+
+        ``(workload name, transactions completed, sum of their response times
+        in seconds)``, cumulative; None for a guest that reports nothing.
+        """
+        return None
 
     def run(self) -> Generator:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -63,6 +63,7 @@ def poisson(rnd: Any, mean: float) -> int:
 class LinuxThrasher(Workload):
     """A single-threaded memory initializer walking ``region_mb`` of storage."""
 
+    APPLDATA = True
     PARAMS = {"virtual_mb": 768.0, "region_mb": 300.0, "touch_us": 2.0, "idle_s": 0.0}
 
     def __init__(self, *args: Any) -> None:
@@ -71,6 +72,14 @@ class LinuxThrasher(Workload):
             raise ZvmsimError(f"user {self.vm.userid}: region_mb must fit in virtual_mb")
         self.space = _space(self, self.p["virtual_mb"], detailed=True)
         self.region = int(self.p["region_mb"] * PAGES_PER_MB)
+        self.touches = 0  # pages touched since the thrasher started: its own count
+        self.started: float | None = None
+
+    def appldata(self) -> tuple[str, int, float] | None:
+        """What the thrasher reports: (workload, pages touched, seconds spent touching)."""
+        if self.started is None:
+            return None
+        return "PGTOUCH", self.touches, self.machine.env.now - self.started
 
     def prepare(self) -> None:
         """The guest used its region once, then went idle."""
@@ -85,6 +94,7 @@ class LinuxThrasher(Workload):
         storage, cpu = m.storage, m.processors
         yield m.env.timeout(self.p["idle_s"])
         m.add_to_dispatch_list(vm)
+        self.started = m.env.now
         touch_s = self.p["touch_us"] / 1e6
         slice_s = 0.005  # CPU is charged in bursts of at most one dispatch slice
         region = self.region
@@ -93,6 +103,7 @@ class LinuxThrasher(Workload):
             end = storage.resident_run(space, page, region)
             if end > page:
                 busy += (end - page) * touch_s
+                self.touches += end - page
                 page = end
                 if busy >= slice_s:
                     yield cpu.run(vm, busy, 0.0)
@@ -102,6 +113,7 @@ class LinuxThrasher(Workload):
                 continue
             fault = storage.touch(vm, space, page)
             busy += touch_s
+            self.touches += 1
             page = page + 1 if page + 1 < region else 0
             if fault is not None:
                 yield cpu.run(vm, busy, 0.0)
@@ -151,8 +163,12 @@ class LinuxServer(Workload):
         if rate < 0:
             rate = self.p["cold_touch_rate"]
         touches = poisson(self.rnd, rate * seconds)
+        storage = self.machine.storage
         if cold > 0 and missing > 0:
-            self.machine.storage.history_counted(space, round(touches * missing / cold))
+            storage.history_counted(space, round(touches * missing / cold))
+        # the hot set is touched all the time: at the end of any stretch it is resident
+        storage.first_touch_counted(space, min(space.wss - space.resident, space.untouched))
+        storage.history_counted(space, max(0, space.wss - space.resident))
         space.referenced = min(space.resident, space.wss)
 
     def run(self) -> Generator:

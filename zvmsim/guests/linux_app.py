@@ -49,6 +49,7 @@ def _vdisk(workload: Workload, vaddr: str, mb: float) -> Space:
 class LinuxApp(LinuxServer):
     """A Linux server answering transactions, swapping to a VDISK or a minidisk."""
 
+    APPLDATA = True
     PARAMS = {
         **LinuxServer.PARAMS,
         "workload": "APP",

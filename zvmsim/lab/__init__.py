@@ -2,6 +2,21 @@
 
 from __future__ import annotations
 
-from .dashboard import Dashboard, dashboard, pav_mdc_dashboard
+from .checklist import checklist_text, duress_checklist
+from .dashboard import (
+    Dashboard,
+    dashboard,
+    emergency_scan_dashboard,
+    pav_mdc_dashboard,
+    thrasher_dashboard,
+)
 
-__all__ = ["Dashboard", "dashboard", "pav_mdc_dashboard"]
+__all__ = [
+    "Dashboard",
+    "checklist_text",
+    "dashboard",
+    "duress_checklist",
+    "emergency_scan_dashboard",
+    "pav_mdc_dashboard",
+    "thrasher_dashboard",
+]

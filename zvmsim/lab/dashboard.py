@@ -10,6 +10,7 @@ Notebooks call one function per dashboard, e.g. :func:`pav_mdc_dashboard`.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -18,18 +19,42 @@ import ipywidgets as widgets
 from ..api import reports as build_reports
 from ..api import simulate
 from ..errors import ZvmsimError
+from ..perfkit.reduce import RunData, reduce
 from ..scenario import load_scenario
+from .checklist import checklist_text
 from .controls import control_for
 
-__all__ = ["Dashboard", "dashboard", "pav_mdc_dashboard"]
+__all__ = [
+    "Dashboard",
+    "dashboard",
+    "emergency_scan_dashboard",
+    "pav_mdc_dashboard",
+    "thrasher_dashboard",
+]
 
 _PRE = "<pre style='font-family: monospace; font-size: 12px; line-height: 1.25; margin: 0'>{}</pre>"
 
 
-@lru_cache(maxsize=64)
-def _report_text(scenario: str, knobs: tuple, seed: int, codes: tuple[str, ...]) -> str:
-    data = simulate(scenario, dict(knobs), seed=seed)
-    return "\n\n".join(r.text for r in build_reports(data, *codes))
+@lru_cache(maxsize=32)
+def _run(scenario: str, knobs: tuple, seed: int) -> RunData:
+    return reduce(simulate(scenario, dict(knobs), seed=seed))
+
+
+EXTRAS: dict[str, Callable[[RunData], str]] = {"checklist": checklist_text}
+
+
+def _view_text(
+    scenario: str,
+    knobs: tuple,
+    seed: int,
+    codes: tuple[str, ...],
+    extras: tuple[str, ...],
+    user: str | None,
+) -> str:
+    run = _run(scenario, knobs, seed)
+    parts = [r.text for r in build_reports(run, *codes, user=user)]
+    parts += [EXTRAS[name](run) for name in extras]
+    return "\n\n".join(parts)
 
 
 class Dashboard:
@@ -42,9 +67,16 @@ class Dashboard:
         *,
         seed: int = 1,
         knobs: dict[str, Any] | None = None,
+        extras: tuple[str, ...] = (),
+        user: str | None = None,
     ) -> None:
         self.scenario = load_scenario(scenario)
+        self.user = user
         self.reports = tuple(reports)
+        unknown = [name for name in extras if name not in EXTRAS]
+        if unknown:
+            raise ZvmsimError(f"unknown dashboard extra '{unknown[0]}' (extras: checklist)")
+        self.extras = tuple(extras)
         self.seed = seed
         start = self.scenario.resolve(knobs)
         self.controls = {
@@ -69,7 +101,9 @@ class Dashboard:
         try:
             chosen = self.scenario.resolve(self.values())
             knobs = tuple(sorted(chosen.items()))
-            self.text = _report_text(self.scenario.name, knobs, self.seed, self.reports)
+            self.text = _view_text(
+                self.scenario.name, knobs, self.seed, self.reports, self.extras, self.user
+            )
             self.error = ""
         except ZvmsimError as exc:
             self.text, self.error = "", str(exc)
@@ -88,12 +122,39 @@ class Dashboard:
 
 
 def dashboard(
-    scenario: str, reports: list[str], *, seed: int = 1, knobs: dict[str, Any] | None = None
+    scenario: str,
+    reports: list[str],
+    *,
+    seed: int = 1,
+    knobs: dict[str, Any] | None = None,
+    extras: tuple[str, ...] = (),
+    user: str | None = None,
 ) -> Dashboard:
-    """A dashboard for *scenario* showing *reports* (FCX numbers or names)."""
-    return Dashboard(scenario, reports, seed=seed, knobs=knobs)
+    """A dashboard for *scenario* showing *reports* (FCX numbers or names) and *extras*.
+
+    *user* (a userid or a pattern such as ``LIN1*``) limits per-user reports.
+    """
+    return Dashboard(scenario, reports, seed=seed, knobs=knobs, extras=extras, user=user)
 
 
 def pav_mdc_dashboard(seed: int = 1) -> Dashboard:
     """The PAV and MDC case: MDC, the VM64199 fix, aliases, users; FCX108 and FCX112."""
     return dashboard("pav-mdc", ["FCX108", "FCX112"], seed=seed)
+
+
+def thrasher_dashboard(seed: int = 1) -> Dashboard:
+    """The thrasher case: thrashers, paging volumes, HFS interval; paging and wait reports."""
+    return dashboard(
+        "thrasher",
+        ["FCX109", "FCX163", "FCX164"],
+        seed=seed,
+        extras=("checklist",),
+        user="LIN1*",
+    )
+
+
+def emergency_scan_dashboard(seed: int = 1) -> Dashboard:
+    """The emergency-scan case: swap target, experiment VDISKs; DEMNDLOG, TXN, the checklist."""
+    return dashboard(
+        "emergency-scan", ["FCX259", "FCX147", "TXN"], seed=seed, extras=("checklist",)
+    )

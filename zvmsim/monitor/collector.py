@@ -1,14 +1,17 @@
 """The monitor collector: CP's side of MONITOR START.
 
-At start it writes configuration records (system, sample profile, devices,
-logged-on users) and a first sample set. Then, on one timeline:
+At start it writes configuration records (system, sample and event
+profiles, devices, logged-on users with their directory settings) and a
+first sample set. Then, on one timeline:
 
 * every high-frequency rate (MONITOR SAMPLE RATE) it *samples states*: which
   wait state each user is in, how many I/Os are queued at each RDEV, whether
   each exposure is busy — adding one to counters, exactly as CP does, so the
   reports show shares of samples, not of time;
 * every sample interval it writes a sample set: one record per processor,
-  user and device, carrying cumulative counters, then an end-of-set record.
+  user and device (and, when storage is modelled, global storage, each
+  paging volume and each address space), carrying cumulative counters, then
+  an end-of-set record.
 
 Scheduler events (dispatch-list adds and drops) are written as they happen.
 """
@@ -21,25 +24,30 @@ from typing import TYPE_CHECKING
 from ..cp.dispatch import Processors
 from ..cp.vmdbk import DM, STATES, Vmdbk
 from .records import (
+    MRAPLEDT,
     MRIODDEV,
     MRMTRDEV,
     MRMTREND,
+    MRMTREPR,
     MRMTRSPR,
     MRMTRSYS,
     MRMTRUSR,
     MRPRCPRP,
     MRSCLADL,
     MRSCLDDL,
+    MRSTOASI,
     MRSTOATC,
     MRSYTRSG,
     MRSYTSYG,
     MRUSEACT,
     Record,
+    domain_mask,
 )
 from .stream import MonitorData
 from .tod import to_tod
 
 if TYPE_CHECKING:
+    from ..guests.base import Workload
     from ..machine import Machine
 
 __all__ = ["MonitorCollector"]
@@ -47,6 +55,11 @@ __all__ = ["MonitorCollector"]
 
 def _us(seconds: float) -> int:
     return int(round(seconds * 1e6))
+
+
+PAGES_PER_MB = 256
+SCHEDULER, STORAGE, APPLDATA = 2, 3, 10
+SAMPLE_DOMAINS = (0, 1, 4, 5, 6)  # system, monitor, user, processor, I/O: always sampled
 
 
 class MonitorCollector:
@@ -137,13 +150,18 @@ class MonitorCollector:
                 processors=cfg.processors.count,
             )
         )
+        sampled = SAMPLE_DOMAINS + ((STORAGE,) if m.storage is not None else ())
+        if any(w.APPLDATA for w in m.workloads):
+            sampled += (APPLDATA,)
         out.append(
             MRMTRSPR(
                 tod=tod,
                 interval_ms=_us(cfg.monitor.sample_interval) // 1000,
                 hf_rate_cs=int(round(cfg.monitor.hfs_interval * 100)),
+                sample_domains=domain_mask(*sampled),
             )
         )
+        out.append(MRMTREPR(tod=tod, event_domains=domain_mask(SCHEDULER)))
         for volser, vol in m.volumes.items():
             model, cu, chpids, usage = m.volume_info[volser]
             for rdev in vol.exposures:
@@ -160,8 +178,30 @@ class MonitorCollector:
                         links=m.links.get(volser, 0),
                     )
                 )
+        workloads = {w.vm.userid: w for w in m.workloads}
         for userid in m.users:
-            out.append(MRMTRUSR(tod=tod, userid=userid))
+            out.append(self._user_config(userid, workloads.get(userid)))
+
+    def _user_config(self, userid: str, workload: Workload | None) -> MRMTRUSR:
+        """A user's directory settings: from its address space and workload parameters.
+
+        Every guest runs on one virtual CPU with SHARE RELATIVE 100 unless its
+        workload says otherwise; storage is the guest's address space size.
+        """
+        p = workload.p if workload is not None else {}
+        space = self._spaces.get(userid)
+        pages = space.pages if space else int(p.get("virtual_mb", 0) * PAGES_PER_MB)
+        return MRMTRUSR(
+            tod=self.tod(),
+            userid=userid,
+            virtual_cpus=int(p.get("virtual_cpus", 1)),
+            storage_pages=pages,
+            reserved=space.reserved if space else 0,
+            share_relative=int(p.get("share_relative", 100)),
+            share_absolute_tenths=0,
+            quickdsp=int(bool(p.get("quickdsp", False))),
+            nomdcfs=int(bool(p.get("nomdcfs", False))),
+        )
 
     def _sample_set(self) -> None:
         m, tod, out = self.machine, self.tod(), self.data.records
@@ -207,8 +247,12 @@ class MonitorCollector:
                     emergency=storage.taken_by_pass[2],
                     times_empty=storage.times_empty,
                     migrated=storage.migrated,
+                    xstore_in=sum(space.x_to_ms for space in storage.spaces),
+                    xstore_out=sum(space.ms_to_x for space in storage.spaces),
                     hf_samples=self._sys_hf[0],
                     hf_available=self._avail_hf,
+                    low_threshold=storage.low,
+                    high_threshold=storage.high,
                 )
             )
             for pv in storage.paging.volumes:
@@ -223,6 +267,22 @@ class MonitorCollector:
                         pages_written=pv.pages_written,
                         blocks_read=pv.blocks_read,
                         blocks_written=pv.blocks_written,
+                    )
+                )
+            for space in storage.spaces:
+                out.append(
+                    MRSTOASI(
+                        tod=tod,
+                        space=space.name,
+                        owner=space.owner,
+                        kind=space.kind.upper(),
+                        pages=space.pages,
+                        resident=space.resident,
+                        xstor=space.xstor,
+                        dasd=space.dasd + space.moving,
+                        page_reads=space.page_reads,
+                        page_writes=space.page_writes,
+                        steals=space.steals,
                     )
                 )
         for userid, vm in m.users.items():
@@ -279,6 +339,15 @@ class MonitorCollector:
                         hf_samples=hf[0],
                         hf_queued=hf[1],
                         hf_busy=hf[2],
+                    )
+                )
+        for w in m.workloads:
+            app = w.appldata()
+            if app is not None:
+                name, txns, resp_s = app
+                out.append(
+                    MRAPLEDT(
+                        tod=tod, userid=w.vm.userid, workload=name, txns=txns, resp_us=_us(resp_s)
                     )
                 )
         out.append(MRMTREND(tod=tod, interval=self._interval))

@@ -20,27 +20,58 @@ from typing import Any, ClassVar
 from ..errors import ZvmsimError
 
 __all__ = [
+    "MRAPLEDT",
+    "DOMAINS",
     "HEADER",
     "RECORD_TYPES",
     "MRIODDEV",
     "MRMTRDEV",
     "MRMTREND",
+    "MRMTREPR",
     "MRMTRSPR",
     "MRMTRSYS",
     "MRMTRUSR",
     "MRPRCPRP",
     "MRSCLADL",
     "MRSCLDDL",
+    "MRSTOASI",
     "MRSTOATC",
     "MRSYTRSG",
     "MRSYTSYG",
     "MRUSEACT",
     "Record",
     "decode",
+    "domain_mask",
+    "domains_in",
 ]
 
 HEADER = struct.Struct(">HHBxH8s4x")  # MRHDRLEN, MRHDRZER, MRHDRDM, MRHDRRC, MRHDRTOD
 EBCDIC = "cp500"
+
+# Monitor domains by number, as CP MONITOR names them.
+DOMAINS: dict[int, str] = {
+    0: "SYSTEM",
+    1: "MONITOR",
+    2: "SCHEDULER",
+    3: "STORAGE",
+    4: "USER",
+    5: "PROCESSOR",
+    6: "I/O",
+    7: "SEEK",
+    8: "NETWORK",
+    9: "ISFC",
+    10: "APPLDATA",
+}
+
+
+def domain_mask(*domains: int) -> int:
+    """A profile's domain bit vector: domain *n* is bit *n* from the left of 2 bytes."""
+    return sum(1 << (15 - d) for d in set(domains))
+
+
+def domains_in(mask: int) -> list[int]:
+    """The domain numbers whose bits are set in *mask*, in order."""
+    return [d for d in range(16) if mask & (1 << (15 - d))]
 
 
 def _char(length: int) -> Any:
@@ -144,7 +175,7 @@ class MRMTRDEV(Record):
     devtype: str = _char(8)
     volser: str = _char(6)
     base: str = _char(4)
-    control_unit: str = _char(8)
+    control_unit: str = _char(16)  # the calibration entry naming the controller
     chpids: str = _char(32)
     usage: str = _char(8)  # PAGE for a CP-owned paging volume, blank for user volumes
     links: int = _gauge()
@@ -159,6 +190,17 @@ class MRMTRSPR(Record):
     tod: int
     interval_ms: int = _gauge()
     hf_rate_cs: int = _gauge()  # hundredths of a second, as CP keeps it
+    sample_domains: int = _gauge()  # domain bit vector (see domain_mask)
+
+
+@dataclass(frozen=True, slots=True)
+class MRMTREPR(Record):
+    """D1 R1 — event profile: which domains are enabled for event records."""
+
+    DOMAIN = 1
+    NUMBER = 1
+    tod: int
+    event_domains: int = _gauge()  # domain bit vector (see domain_mask)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,13 +215,20 @@ class MRMTREND(Record):
 
 @dataclass(frozen=True, slots=True)
 class MRMTRUSR(Record):
-    """D1 R15 — a logged-on user (configuration)."""
+    """D1 R15 — a logged-on user (configuration): its directory settings."""
 
     DOMAIN = 1
     NUMBER = 15
     KEY = "userid"
     tod: int
     userid: str = _char(8)
+    virtual_cpus: int = _gauge()
+    storage_pages: int = _gauge()  # defined virtual storage (0: not modelled)
+    reserved: int = _gauge()  # SET RESERVED pages
+    share_relative: int = _gauge()  # SHARE RELATIVE n (0 when the share is absolute)
+    share_absolute_tenths: int = _gauge()  # SHARE ABSOLUTE n% in tenths of a percent
+    quickdsp: int = _gauge()  # 1 with OPTION QUICKDSP
+    nomdcfs: int = _gauge()  # 1 with OPTION NOMDCFS (exempt from MDC fair share)
 
 
 # ---- Domain 0: System; Domain 5: Processor (sample) ------------------------
@@ -232,8 +281,12 @@ class MRSYTRSG(Record):
     emergency: int = 0
     times_empty: int = 0
     migrated: int = 0
+    xstore_in: int = 0  # pages brought back from XSTORE, every address space (X>MS)
+    xstore_out: int = 0  # pages put in XSTORE (MS>X)
     hf_samples: int = 0
     hf_available: int = 0  # available frames, summed over high-frequency samples
+    low_threshold: int = _gauge()  # available-list low threshold (frames)
+    high_threshold: int = _gauge()  # available-list high threshold (frames)
 
 
 # ---- Domain 3: Storage (sample) --------------------------------------------
@@ -255,6 +308,47 @@ class MRSTOATC(Record):
     pages_written: int = 0
     blocks_read: int = 0
     blocks_written: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MRSTOASI(Record):
+    """D3 R14 — one address space (a guest's storage or a VDISK): pages and paging."""
+
+    DOMAIN = 3
+    NUMBER = 14
+    KEY = "space"
+    tod: int
+    space: str = _char(24)  # the address space's name, unique in the system
+    owner: str = _char(8)
+    kind: str = _char(8)  # GUEST or VDISK
+    pages: int = _gauge()  # size
+    resident: int = _gauge()
+    xstor: int = _gauge()
+    dasd: int = _gauge()
+    page_reads: int = 0
+    page_writes: int = 0
+    steals: int = 0
+
+
+# ---- Domain 10: Application data (sample) ----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MRAPLEDT(Record):
+    """D10 R2 — application data a guest hands to CP Monitor (APPLDATA).
+
+    Its layout belongs to the application; zvmsim's workloads all report the
+    same thing: transactions completed and the sum of their response times.
+    """
+
+    DOMAIN = 10
+    NUMBER = 2
+    KEY = "userid"
+    tod: int
+    userid: str = _char(8)
+    workload: str = _char(8)
+    txns: int = 0
+    resp_us: int = 0
 
 
 # ---- Domain 2: Scheduler (event) -------------------------------------------
@@ -359,6 +453,7 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRMTRSYS,
         MRMTRDEV,
         MRMTRSPR,
+        MRMTREPR,
         MRMTREND,
         MRMTRUSR,
         MRSYTSYG,
@@ -369,6 +464,8 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRIODDEV,
         MRSYTRSG,
         MRSTOATC,
+        MRSTOASI,
+        MRAPLEDT,
     )
 }
 

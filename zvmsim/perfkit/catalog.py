@@ -3,18 +3,41 @@
 from __future__ import annotations
 
 from ..errors import ZvmsimError
+from .demand import FCX254, FCX259
 from .device import FCX108
 from .paging import FCX109, FCX143
 from .report import ReportSpec
+from .settings import FCX149, FCX226
+from .storage import FCX103, FCX146
 from .system import FCX225
+from .txn import TXN
 from .upage import FCX113, FCX163
 from .user import FCX112, FCX114, FCX164
+from .vdisk import FCX147
 
 __all__ = ["REPORTS", "find_report"]
 
 REPORTS: dict[str, ReportSpec] = {
     spec.fcx: spec
-    for spec in (FCX108, FCX109, FCX112, FCX113, FCX114, FCX143, FCX163, FCX164, FCX225)
+    for spec in (
+        FCX103,
+        FCX108,
+        FCX109,
+        FCX112,
+        FCX113,
+        FCX114,
+        FCX143,
+        FCX146,
+        FCX147,
+        FCX149,
+        FCX163,
+        FCX164,
+        FCX225,
+        FCX226,
+        FCX254,
+        FCX259,
+        TXN,
+    )
 }
 
 

@@ -53,14 +53,14 @@ def paging_rates(iv: Interval) -> dict:
     """System paging per second in *iv*: DASD reads/writes and XSTORE traffic."""
     reads = sum(p["pages_read"] for p in iv.pagevols.values())
     writes = sum(p["pages_written"] for p in iv.pagevols.values())
-    users = iv.users.values()
+    st = iv.storage  # CP's global counters: guests and VDISKs alike
     return {
         "dasd_reads": reads / iv.seconds,
         "dasd_writes": writes / iv.seconds,
         "dasd_total": (reads + writes) / iv.seconds,
-        "xstore_in": sum(u.get("x_to_ms", 0) for u in users) / iv.seconds,
-        "xstore_out": sum(u.get("ms_to_x", 0) for u in users) / iv.seconds,
-        "xstore_migrate": sum(u.get("x_to_ds", 0) for u in users) / iv.seconds,
+        "xstore_in": st.get("xstore_in", 0) / iv.seconds,
+        "xstore_out": st.get("xstore_out", 0) / iv.seconds,
+        "xstore_migrate": st.get("migrated", 0) / iv.seconds,
     }
 
 

@@ -4,7 +4,9 @@ Sample records carry cumulative counters. Each end-of-set record (D1 R11)
 closes a sample set; an *interval* is the difference between two consecutive
 sets, divided into per-processor, per-user and per-device deltas. Gauges (a
 value at sample time, such as the number of logged-on users) are taken from
-the later set. Configuration records describe the system and its devices.
+the later set. Configuration records describe the system, its devices, its
+users and the monitor profile; the last record seen of each address space
+names its owner and kind.
 
 This module reads :mod:`zvmsim.monitor.records` only — never the simulator.
 """
@@ -16,13 +18,16 @@ from dataclasses import dataclass, field, fields
 
 from ..errors import ZvmsimError
 from ..monitor.records import (
+    MRAPLEDT,
     MRIODDEV,
     MRMTRDEV,
     MRMTREND,
+    MRMTREPR,
     MRMTRSPR,
     MRMTRSYS,
     MRMTRUSR,
     MRPRCPRP,
+    MRSTOASI,
     MRSTOATC,
     MRSYTRSG,
     MRSYTSYG,
@@ -50,6 +55,8 @@ class Interval:
     devices: dict[str, Counters] = field(default_factory=dict)
     storage: Counters = field(default_factory=dict)
     pagevols: dict[str, Counters] = field(default_factory=dict)
+    spaces: dict[str, Counters] = field(default_factory=dict)
+    apps: dict[str, Counters] = field(default_factory=dict)
 
 
 @dataclass
@@ -61,6 +68,10 @@ class RunData:
     devices: dict[str, MRMTRDEV]
     users: list[str]
     intervals: list[Interval]
+    user_config: dict[str, MRMTRUSR] = field(default_factory=dict)
+    events: MRMTREPR | None = None
+    spaces: dict[str, MRSTOASI] = field(default_factory=dict)
+    apps: dict[str, str] = field(default_factory=dict)  # userid -> its workload's name
 
     @property
     def whole(self) -> Interval:
@@ -73,8 +84,10 @@ _SAMPLED: dict[type[Record], str] = {
     MRUSEACT: "users",
     MRIODDEV: "devices",
     MRSTOATC: "pagevols",
+    MRSTOASI: "spaces",
+    MRAPLEDT: "apps",
 }
-_GROUPS = ("cpus", "users", "devices", "pagevols")
+_GROUPS = ("cpus", "users", "devices", "pagevols", "spaces", "apps")
 
 
 def _empty_set() -> dict:
@@ -97,9 +110,12 @@ def _delta(new: Record, old: Record | None, where: str) -> Counters:
 
 def reduce(data: MonitorData) -> RunData:
     """Read a monitor stream into configuration plus a list of intervals."""
-    system = profile = None
+    system = profile = events = None
     devices: dict[str, MRMTRDEV] = {}
     users: list[str] = []
+    user_config: dict[str, MRMTRUSR] = {}
+    spaces: dict[str, MRSTOASI] = {}
+    apps: dict[str, str] = {}
     sets: list[tuple[int, dict]] = []
     current = _empty_set()
     for rec in data:
@@ -108,16 +124,23 @@ def reduce(data: MonitorData) -> RunData:
             system = rec
         elif kind is MRMTRSPR:
             profile = rec
+        elif kind is MRMTREPR:
+            events = rec
         elif kind is MRMTRDEV:
             devices[rec.rdev] = rec
         elif kind is MRMTRUSR:
             users.append(rec.userid)
+            user_config[rec.userid] = rec
         elif kind is MRSYTSYG:
             current["system"] = rec
         elif kind is MRSYTRSG:
             current["storage"] = rec
         elif kind in _SAMPLED:
             current[_SAMPLED[kind]][getattr(rec, kind.KEY)] = rec
+            if kind is MRSTOASI:
+                spaces[rec.space] = rec
+            elif kind is MRAPLEDT:
+                apps[rec.userid] = rec.workload
         elif kind is MRMTREND:
             if current["system"] is None:
                 raise ZvmsimError("corrupt monitor data: a sample set has no system record")
@@ -140,11 +163,17 @@ def reduce(data: MonitorData) -> RunData:
             for key, rec in new[group].items():
                 getattr(iv, group)[key] = _delta(rec, old[group].get(key), key)
         intervals.append(iv)
-    return RunData(system, profile, devices, users, intervals)
+    return RunData(
+        system, profile, devices, users, intervals, user_config, events, spaces, apps
+    )
 
 
-def merge(intervals: list[Interval]) -> Interval:
-    """Sum counters over *intervals*; gauges keep the last interval's value."""
+def merge(intervals: list[Interval], mean_gauges: bool = False) -> Interval:
+    """Sum counters over *intervals*; gauges keep the last interval's value.
+
+    With *mean_gauges*, a gauge is instead its time-weighted mean over the
+    intervals that carry it (what a by-time report's ``>>Mean>>`` row shows).
+    """
     if len(intervals) == 1:
         return intervals[0]
     out = Interval(intervals[0].start, intervals[-1].end, sum(i.seconds for i in intervals))
@@ -155,12 +184,28 @@ def merge(intervals: list[Interval]) -> Interval:
             target = getattr(out, group)
             for key, counters in getattr(iv, group).items():
                 _add(target.setdefault(key, {}), counters, _GAUGES)
+    if mean_gauges:
+        _mean_gauges(out.system, [(iv.seconds, iv.system) for iv in intervals])
+        _mean_gauges(out.storage, [(iv.seconds, iv.storage) for iv in intervals])
+        for group in _GROUPS:
+            for key, target in getattr(out, group).items():
+                parts = [(iv.seconds, getattr(iv, group).get(key)) for iv in intervals]
+                _mean_gauges(target, [(s, c) for s, c in parts if c is not None])
     return out
+
+
+def _mean_gauges(target: Counters, parts: list[tuple[float, Counters]]) -> None:
+    """Replace each gauge in *target* by its mean over *parts*, weighted by seconds."""
+    for name in [n for n in target if n in _GAUGES]:
+        weighted = [(s, c[name]) for s, c in parts if name in c]
+        total = sum(s for s, _ in weighted)
+        if total > 0:
+            target[name] = sum(s * v for s, v in weighted) / total
 
 
 _GAUGES = {
     f.name
-    for cls in (MRSYTSYG, MRSYTRSG, MRUSEACT, MRSTOATC, MRIODDEV, MRPRCPRP)
+    for cls in (MRSYTSYG, MRSYTRSG, MRUSEACT, MRSTOATC, MRSTOASI, MRIODDEV, MRPRCPRP)
     for f in fields(cls)
     if f.metadata.get("gauge")
 }

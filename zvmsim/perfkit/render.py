@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["Column", "fmt_number", "header", "table"]
+__all__ = ["Column", "Item", "fmt_number", "header", "labelled", "table"]
 
 RULE_WIDTH = 100
 
@@ -24,8 +24,9 @@ RULE_WIDTH = 100
 class Column:
     """One printed column: DataFrame key, header lines, width and style.
 
-    *style* is ``s`` (text), ``i`` (whole number), ``1``/``2``/``3`` (fixed
-    decimals) or ``r`` (rate: one decimal below 100, whole above).
+    *style* is ``s`` (text), ``y`` (a flag: Yes/No), ``i`` (whole number),
+    ``1``/``2``/``3`` (fixed decimals) or ``r`` (rate: one decimal below 100,
+    whole above).
     """
 
     key: str
@@ -39,6 +40,8 @@ def fmt_number(value: Any, width: int, style: str) -> str:
     """Format *value* Perfkit-style to fit *width* characters."""
     if style == "s":
         return str(value)
+    if style == "y":
+        return "Yes" if value else "No"
     if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
         return "..."
     v = float(value)
@@ -103,4 +106,27 @@ def table(frame: pd.DataFrame, columns: list[Column], groups: str = "") -> list[
         lines.append(
             " ".join(cell(fmt_number(rec[c.key], c.width, c.style), c) for c in columns).rstrip()
         )
+    return lines
+
+
+@dataclass(frozen=True)
+class Item:
+    """One labelled value of a summary report: DataFrame key, label, style, unit."""
+
+    key: str
+    label: str
+    style: str = "i"
+    unit: str = ""
+
+
+def labelled(row: dict, sections: list[tuple[str, list[Item]]], width: int = 10) -> list[str]:
+    """Render one row as titled sections of ``label ..... value unit`` lines."""
+    lines: list[str] = []
+    for title, items in sections:
+        if lines:
+            lines.append("")
+        lines.append(title)
+        for it in items:
+            value = fmt_number(row[it.key], width, it.style)
+            lines.append(f"  {it.label + ' ':.<44} {value:>{width}} {it.unit}".rstrip())
     return lines

@@ -15,6 +15,7 @@ __all__ = ["MEAN", "Report", "ReportSpec"]
 MEAN = ">>Mean>>"
 
 Builder = Callable[[RunData, list[Interval], "str | None"], pd.DataFrame]
+Body = Callable[[pd.DataFrame], list[str]]
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,7 @@ class ReportSpec:
     by_time: bool = False
     per_user: bool = False
     aliases: tuple[str, ...] = field(default_factory=tuple)
+    body: Body | None = None  # a layout other than one table (settings, summaries)
 
     def make(self, run: RunData, *, user: str | None = None, interval: int | None = None) -> Report:
         """Build the report over the whole run, or over one interval (INTERIM)."""
@@ -42,7 +44,7 @@ class ReportSpec:
         if user and self.by_time and self.per_user:
             name = f"{name} {user}"
         head = header(self.fcx, name, self.title, run.system, intervals[0].start, intervals[-1].end)
-        body = table(frame, self.columns, self.groups)
+        body = self.body(frame) if self.body else table(frame, self.columns, self.groups)
         return Report(self.fcx, self.name, self.title, frame, "\n".join(head + body))
 
 

@@ -10,6 +10,8 @@ interval, with a ``>>Mean>>`` row first, for each user (or the one chosen).
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
+
 import pandas as pd
 
 from ..monitor.records import MRUSEACT
@@ -23,6 +25,7 @@ __all__ = [
     "FCX164",
     "SYSTEM_ROW",
     "by_time_per_user",
+    "user_matches",
     "users_in",
     "with_system_row",
 ]
@@ -35,9 +38,13 @@ STATES = tuple(
 )
 
 
+def user_matches(userid: str, user: str | None) -> bool:
+    """Whether *userid* is *user* (None: everyone; ``LIN1*``: a prefix pattern)."""
+    return user is None or fnmatchcase(userid, user)
+
+
 def users_in(run: RunData, iv: Interval, user: str | None) -> list[str]:
-    names = sorted(iv.users)
-    return [u for u in names if u == user] if user else names
+    return [u for u in sorted(iv.users) if user_matches(u, user)]
 
 
 def with_system_row(rows: list[dict], key: str) -> pd.DataFrame:
