@@ -4,7 +4,10 @@
   SimPy loop doing the same number of timeouts in this process (the ratio is
   zvmsim's overhead per event);
 * wall time of one dashboard update: re-simulate the default window and
-  render FCX108 and FCX112, as the PAV and MDC dashboard does on a change.
+  render the dashboard's reports, as a dashboard does on a change — for the
+  PAV and MDC dashboard (FCX108, FCX112) and for the thrasher and
+  emergency-scan dashboards (their reports plus the duress checklist), over
+  a few settings each.
 
 Each figure is the best of ``--repeat`` runs: on a shared machine the minimum
 is the least disturbed measurement.
@@ -62,6 +65,31 @@ def dashboard_update(knobs: dict) -> float:
     return time.perf_counter() - start
 
 
+STORAGE_BOARDS = {
+    "thrasher": (
+        ["FCX109", "FCX163", "FCX164"],
+        "LIN1*",
+        [{}, {"thrashers": 4}, {"paging_volumes": 2}, {"hfs_interval": 30}],
+    ),
+    "emergency-scan": (
+        ["FCX259", "FCX147", "TXN"],
+        None,
+        [{}, {"linux_swap": "minidisk"}, {"linux_swap": "minidisk", "experiment_vdisk_gb": 4}],
+    ),
+}
+
+
+def storage_update(scenario: str, codes: list[str], user: str | None, knobs: dict) -> float:
+    """Wall seconds for one update of a storage dashboard: simulate, reports, checklist."""
+    from zvmsim.lab import checklist_text
+
+    start = time.perf_counter()
+    run = zvmsim.perfkit.reduce(zvmsim.simulate(scenario, knobs))
+    text = "\n".join(rep.text for rep in zvmsim.reports(run, *codes, user=user))
+    assert text and checklist_text(run)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -80,6 +108,13 @@ def main() -> None:
             f"{name:<18} {events:>8} {ours:>12,.0f} {theirs:>10,.0f} "
             f"{theirs / ours:>7.2f}x {update:>9.2f}"
         )
+    print()
+    print(f"{'dashboard':<16} {'setting':<44} {'update s':>9}")
+    for scenario, (codes, user, settings) in STORAGE_BOARDS.items():
+        for knobs in settings:
+            wall = min(storage_update(scenario, codes, user, knobs) for _ in range(repeat))
+            shown = ", ".join(f"{k}={v}" for k, v in knobs.items()) or "defaults"
+            print(f"{scenario:<16} {shown:<44} {wall:>9.2f}")
     cfg = load_scenario("pav-mdc").config()
     print(
         f"default window: {cfg.duration:g} s simulated after {cfg.warmup:g} s warm-up; "

@@ -170,3 +170,19 @@ def test_a_longer_hfs_interval_samples_less_but_changes_nothing(run_data) -> Non
         return list(frame[frame["interval_end"] != ">>Mean>>"]["samples"])
 
     assert all(n <= 1 for n in samples(coarse)) and min(samples(fine)) >= 4
+
+
+@pytest.mark.parametrize(
+    "knobs", [{}, {"experiment_vdisk_gb": 4}, {"linux_swap": "minidisk", "experiment_vdisk_gb": 6}]
+)
+def test_vdisk_pages_are_conserved_too(knobs) -> None:
+    machine = Machine(load_scenario("emergency-scan").config(knobs), seed=2)
+    machine.run()
+    st = machine.storage
+    assert any(s.kind == "vdisk" for s in st.spaces)
+    for space in st.spaces:
+        space.check()
+    held = sum(s.resident + s.moving for s in st.spaces)
+    assert held + st.available == st.frames
+    assert sum(s.xstor for s in st.spaces) == st.xstore_used <= st.xstore_pages
+    assert sum(s.dasd + s.moving for s in st.spaces) <= st.paging.used

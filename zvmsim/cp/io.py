@@ -104,7 +104,11 @@ class VolumeIO:
     @property
     def in_flight(self) -> int:
         """Requests accepted but not finished: queued plus running on an exposure."""
-        return len(self._queue) + sum(r.busy for r in self.exposures)
+        n = len(self._queue)
+        for rdev in self.exposures:
+            if rdev.busy:
+                n += 1
+        return n
 
     @property
     def queued(self) -> int:

@@ -70,6 +70,8 @@ class PagingDevices:
             key = vol.volume.in_flight + vol.writes_pending  # ties: the next in rotation
             if best_key is None or key < best_key:
                 best, best_key = i, key
+                if key == 0:
+                    break  # an idle volume: nothing can beat it
         if best < 0:
             raise ZvmsimError(
                 "paging space is full: CP has no PAGE slots left (add paging volumes)"

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from .vmdbk import DM, Vmdbk
 
 __all__ = ["DASD", "NEW", "PageTable", "RES", "Space", "XST"]
@@ -32,8 +34,7 @@ class PageTable:
         self.block = [0] * pages  # which paging block (one DASD I/O) holds the page
         # CP scans frames in real-storage order, which has nothing to do with the
         # guest's virtual addresses: the clock hands walk a shuffled page order.
-        self.order = list(range(pages))
-        rnd.shuffle(self.order)
+        self.order = np.random.default_rng(rnd.getrandbits(64)).permutation(pages).tolist()
         self.hand = 0  # the steal clock hand (a position in order)
         self.xhand = 0  # the XSTORE migration hand
 

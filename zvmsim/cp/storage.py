@@ -290,6 +290,26 @@ class Storage:
             return self._read_block(user, space, page)
         raise ZvmsimError(f"page {page} of {space.name} touched while in flight")
 
+    def first_touch_range(self, space: Space, start: int, end: int) -> None:
+        """Touch never-touched pages *start*..*end*-1 of a tracked space, in one go.
+
+        Frames are taken first (the demand scan may run), then the pages become
+        resident and referenced — what touching them one by one would do,
+        without a Python step per page. Pages already touched are left alone.
+        """
+        table = space.table
+        loc = table.loc  # type: ignore[union-attr]
+        new = loc.count(NEW, start, end)
+        if new == 0:
+            return
+        if new != end - start:
+            raise ZvmsimError(f"{space.name}: first_touch_range over pages already touched")
+        self.take_frames(new)
+        loc[start:end] = bytes([RES]) * new
+        table.ref[start:end] = b"\x01" * new  # type: ignore[union-attr]
+        space.resident += new
+        space.referenced += new
+
     def resident_run(self, space: Space, start: int, limit: int) -> int:
         """Touch the resident pages from *start* up to the first one that is not.
 

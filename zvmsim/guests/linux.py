@@ -21,6 +21,7 @@ from collections.abc import Generator
 from typing import Any
 
 from ..cp.spaces import Space
+from ..cp.storage import SEGMENT_PAGES
 from ..cp.vmdbk import RUN, TIW
 from ..errors import ZvmsimError
 from .base import Workload
@@ -85,8 +86,8 @@ class LinuxThrasher(Workload):
         """The guest used its region once, then went idle."""
         storage, vm = self.machine.storage, self.vm
         vm.state = RUN
-        for page in range(self.region):
-            storage.touch(vm, self.space, page)
+        for start in range(0, self.region, SEGMENT_PAGES):  # a segment at a time
+            storage.first_touch_range(self.space, start, min(start + SEGMENT_PAGES, self.region))
         vm.state = TIW  # an idle Linux still takes timer ticks: it stays in the dispatch list
 
     def run(self) -> Generator:
