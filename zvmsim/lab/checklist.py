@@ -113,9 +113,14 @@ def _paging_queue(run: RunData) -> tuple[str, str]:
     return f"longest queue {worst:.1f}", "look closer" if worst > QUEUE_LONG else "ok"
 
 
-def _mload(run: RunData) -> tuple[str, str]:
+def _paging_io(run: RunData) -> pd.DataFrame:
+    """FCX109 rows of the paging volumes that did I/O."""
     vols = _paging_volumes(run)
-    busy = vols[vols["ssch_rate"] > 0]
+    return vols[vols["ssch_rate"] > 0]
+
+
+def _mload(run: RunData) -> tuple[str, str]:
+    busy = _paging_io(run)
     if busy.empty:
         return "no paging I/O", "ok"
     resp = float((busy["resp_ms"] * busy["ssch_rate"]).sum() / busy["ssch_rate"].sum())
@@ -123,11 +128,10 @@ def _mload(run: RunData) -> tuple[str, str]:
 
 
 def _blocking(run: RunData) -> tuple[str, str]:
-    vols = _paging_volumes(run)
-    busy = vols[vols["ssch_rate"] > 0]
+    busy = _paging_io(run)
+    size = float(busy["block_size"].mean()) if len(busy) else 0.0
     if busy.empty:
         return "no paging I/O", "ok"
-    size = float(busy["block_size"].mean())
     return f"{size:.1f} pages per paging I/O", "look closer" if size < BLOCK_SMALL else "ok"
 
 

@@ -121,20 +121,14 @@ class Dashboard:
         return self.widget._repr_mimebundle_(**kwargs)
 
 
-def dashboard(
-    scenario: str,
-    reports: list[str],
-    *,
-    seed: int = 1,
-    knobs: dict[str, Any] | None = None,
-    extras: tuple[str, ...] = (),
-    user: str | None = None,
-) -> Dashboard:
-    """A dashboard for *scenario* showing *reports* (FCX numbers or names) and *extras*.
+def dashboard(scenario: str, reports: list[str], **options: Any) -> Dashboard:
+    """A dashboard for *scenario* showing *reports* (FCX numbers or names).
 
-    *user* (a userid or a pattern such as ``LIN1*``) limits per-user reports.
+    Options as for :class:`Dashboard`: ``seed``, ``knobs`` (starting values),
+    ``extras`` (``("checklist",)``) and ``user`` (a userid or a pattern such as
+    ``LIN1*`` limiting per-user reports).
     """
-    return Dashboard(scenario, reports, seed=seed, knobs=knobs, extras=extras, user=user)
+    return Dashboard(scenario, reports, **options)
 
 
 def pav_mdc_dashboard(seed: int = 1) -> Dashboard:
