@@ -48,6 +48,7 @@ class Calibration:
     path_us: dict[str, float]
     block_pages_max: int
     read_pages_max: int
+    prsm_overhead: float = 0.0  # PR/SM time per second a logical PU is dispatched
 
 
 def _read(name: str) -> dict:
@@ -89,6 +90,7 @@ def load_calibration() -> Calibration:
             path_us={k: float(v) for k, v in cp["path_lengths"].items() if k != "source"},
             block_pages_max=int(cp["paging"]["block_pages_max"]),
             read_pages_max=int(cp["paging"]["read_pages_max"]),
+            prsm_overhead=float(cp["prsm"]["overhead_per_busy"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ZvmsimError(f"calibration data is incomplete: {exc}") from None

@@ -14,6 +14,7 @@ from typing import Any
 
 from .calibration import Calibration
 from .errors import ZvmsimError
+from .hardware.prsm import CecConfig, PartitionConfig
 
 __all__ = [
     "PagingConfig",
@@ -154,6 +155,7 @@ class SystemConfig:
     calibration: Calibration
     storage: StorageConfig | None = None
     paging: PagingConfig | None = None
+    cec: CecConfig | None = None
 
 
 class _Table:
@@ -365,6 +367,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         fixes={str(k): bool(v) for k, v in cpd.get("fixes", dict, {}).items()},
     )
     cpd.done()
+    cec = _cec(top.get("cec", dict, None), top.get("partitions", dict, None), processors, info)
     storage = _storage(top.get("storage", dict, None))
     paging = _paging(top.get("paging", dict, None), channels, calibration)
     if paging is not None and storage is None:
@@ -385,7 +388,71 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         calibration=calibration,
         storage=storage,
         paging=paging,
+        cec=cec,
     )
+
+
+PU_TYPES = ("CP", "IFL", "ICF", "ZIIP", "ZAAP")
+
+
+def _cec(
+    body: dict | None, parts: dict | None, processors: ProcessorConfig, info: SystemInfo
+) -> CecConfig:
+    """The CEC and its partitions; without ``[cec]``, a CEC just for our partition."""
+    if body is None:
+        if parts is not None:
+            raise ZvmsimError("[partitions] needs a [cec] section")
+        own = PartitionConfig(info.sysid, 1, processors.pu_type, processors.count, 100, own=True)
+        return CecConfig(info.cpu_model, {processors.pu_type: processors.count}, (own,))
+    t = _Table(body, "[cec]")
+    model = _fits(t.get("model", str), 16, "[cec].model")
+    pus = {str(k).upper(): v for k, v in t.get("pus", dict).items()}
+    tick_ms = _positive(t.get("tick_ms", float, 20.0), "[cec].tick_ms")
+    t.done()
+    for pu_type, count in pus.items():
+        if pu_type not in PU_TYPES or not isinstance(count, int) or count < 0:
+            raise ZvmsimError(f"[cec].pus: '{pu_type} = {count}' is not a PU type and a count")
+    partitions = []
+    for name, pbody in _Table(parts or {}, "[partitions]").data.items():
+        p = _Table(pbody, f"[partitions.{name}]")
+        own = p.get("own", bool, False)
+        part = PartitionConfig(
+            name=_fits(name, 8, "partition name"),
+            number=p.get("number", int),
+            pu_type=p.get("type", str).upper(),
+            logical=p.get("logical", int, processors.count if own else 1),
+            weight=p.get("weight", int, 100),
+            capped=p.get("capped", bool, False),
+            dedicated=p.get("dedicated", bool, False),
+            own=own,
+            busy=p.get("busy", float, 0.0),
+            busy_from_s=p.get("busy_from_s", float, 0.0),
+        )
+        p.done()
+        if part.pu_type not in pus:
+            raise ZvmsimError(f"partition {name}: the CEC has no {part.pu_type} PUs")
+        if not 0 <= part.logical <= pus[part.pu_type] or part.weight < 1:
+            raise ZvmsimError(
+                f"partition {name}: needs 0..{pus[part.pu_type]} logical PUs and a weight >= 1"
+            )
+        if not 0.0 <= part.busy <= 1.0:
+            raise ZvmsimError(f"partition {name}: busy must be 0 to 1, not {part.busy:g}")
+        partitions.append(part)
+    owns = [p for p in partitions if p.own]
+    if len(owns) != 1:
+        raise ZvmsimError("[partitions]: exactly one partition must be the z/VM one (own = true)")
+    if owns[0].logical != processors.count or owns[0].pu_type != processors.pu_type.upper():
+        raise ZvmsimError(
+            f"partition {owns[0].name}: its logical PUs must match [processors] "
+            f"({processors.count} {processors.pu_type})"
+        )
+    for pu_type, count in pus.items():
+        dedicated = sum(p.logical for p in partitions if p.pu_type == pu_type and p.dedicated)
+        if dedicated > count:
+            raise ZvmsimError(
+                f"[partitions]: {dedicated} dedicated {pu_type}s, the CEC has {count}"
+            )
+    return CecConfig(model, pus, tuple(sorted(partitions, key=lambda p: p.number)), tick_ms)
 
 
 def _storage(body: dict | None) -> StorageConfig | None:

@@ -26,6 +26,7 @@ from .errors import ZvmsimError
 from .guests import WORKLOADS
 from .hardware.channels import Chpid
 from .hardware.dasd import DasdTiming
+from .hardware.prsm import Prsm
 from .monitor.collector import MonitorCollector
 from .monitor.stream import MonitorData
 from .rng import Streams
@@ -46,6 +47,8 @@ class Machine:
         self.processors = Processors(
             self.env, config.processors.count, path_us["io_interrupt_system_us"]
         )
+        assert config.cec is not None
+        self.prsm = Prsm(self.env, config.cec, self.processors, cal.prsm_overhead)
         self.chpids = {
             c.chpid: Chpid(c.chpid, c.kind, cal.channels[c.kind]) for c in config.channels.values()
         }
@@ -181,6 +184,7 @@ class Machine:
     def run(self) -> MonitorData:
         """Warm up, start the monitor, run the configured intervals; return the records."""
         cfg = self.config
+        self.prsm.start()
         for w in self.workloads:
             self.env.process(w.run())
         self.env.run(until=cfg.warmup)

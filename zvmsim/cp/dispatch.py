@@ -10,11 +10,18 @@ Time is charged when a burst is placed; :meth:`Processors.ahead` and
 :meth:`Processors.unrun` give back the part that has not run yet, so a
 monitor sample taken in the middle of a burst sees only what has elapsed.
 Processor time is charged to the user (TCPU, VCPU); CP work that no user can
-be charged for is system time. Shares, the eligible list and PR/SM come with
-the processor case studies.
+be charged for is system time.
+
+Under PR/SM a logical processor may get less than a whole physical one:
+:meth:`set_speed` tells the processors what fraction of real time they are
+dispatched. A burst then takes longer in real time; the stretch is
+*suspended* time (ready, not dispatched), which no CPU timer sees — the user
+is charged the burst's own length only.
 """
 
 from __future__ import annotations
+
+from collections import deque
 
 import simpy
 
@@ -36,6 +43,9 @@ class Processors:
         "_next_system",
         "interrupts",
         "interrupt_s",
+        "speed",
+        "susp_s",
+        "_segments",
     )
 
     def __init__(self, env: simpy.Environment, count: int, interrupt_us: float = 0.0) -> None:
@@ -48,6 +58,10 @@ class Processors:
         self._next_system = 0
         self.interrupts = 0  # real I/O interrupts fielded: system time, spread evenly
         self.interrupt_s = interrupt_us / 1e6
+        self.speed = [1.0] * count  # share of real time PR/SM dispatches each, for new bursts
+        self.susp_s = [0.0] * count  # placed suspended time (PR/SM did not dispatch us)
+        # once PR/SM slows us down: per processor, the placed bursts (start, end, speed)
+        self._segments: list[deque[tuple[float, float, float]]] | None = None
 
     def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Timeout:
         """Place a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
@@ -60,13 +74,20 @@ class Processors:
         free_at = self.free_at
         cpu = free_at.index(min(free_at))
         start = free_at[cpu] if free_at[cpu] > now else now
-        end = start + total
+        speed = self.speed[cpu]
+        if speed == 1.0:
+            end = start + total
+        else:
+            end = start + total / speed
+            self.susp_s[cpu] += end - start - total
         free_at[cpu] = end
+        if self._segments is not None:
+            self._segments[cpu].append((start, end, speed))
         self.busy_s[cpu] += total
         self.virtual_s[cpu] += virtual_s
         user.vcpu_s += virtual_s
         user.tcpu_s += total
-        user.burst = (start, end, virtual_s / total if total else 0.0, cpu)
+        user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
         user.state = CPU if start > now else RUN
         return self.env.timeout(end - now)
 
@@ -89,15 +110,44 @@ class Processors:
         """*cpu*'s share of the time spent fielding real I/O interrupts."""
         return self.interrupt_s * self.interrupts / self.count
 
+    def _left(self, cpu: int) -> tuple[float, float]:
+        """(busy, suspended) seconds placed on *cpu* that have not elapsed yet."""
+        now = self.env.now
+        if self._segments is None:
+            return max(0.0, self.free_at[cpu] - now), 0.0
+        segs = self._segments[cpu]
+        while segs and segs[0][1] <= now:
+            segs.popleft()
+        busy = susp = 0.0
+        for start, end, speed in segs:
+            wall = end - (start if start > now else now)
+            busy += wall * speed
+            susp += wall * (1.0 - speed)
+        return busy, susp
+
     def ahead(self, cpu: int) -> float:
-        """Placed time on *cpu* that has not run yet."""
-        return max(0.0, self.free_at[cpu] - self.env.now)
+        """Placed busy time on *cpu* that has not run yet."""
+        return self._left(cpu)[0]
+
+    def suspended(self, cpu: int) -> float:
+        """Seconds *cpu* has spent ready but not dispatched by PR/SM."""
+        return self.susp_s[cpu] - self._left(cpu)[1]
+
+    def set_speed(self, speed: float) -> None:
+        """PR/SM now dispatches each logical processor *speed* of the time (0 < speed <= 1)."""
+        speed = min(1.0, max(speed, 0.01))
+        if self._segments is None:
+            if speed == 1.0:
+                return
+            now = self.env.now  # bursts placed so far ran (or will run) at full speed
+            self._segments = [deque([(now, f, 1.0)]) if f > now else deque() for f in self.free_at]
+        self.speed = [speed] * self.count
 
     @staticmethod
     def unrun(user: Vmdbk, now: float) -> tuple[float, float]:
         """(total, virtual) seconds of *user*'s current burst still to run at *now*."""
-        start, end, share, _ = user.burst
-        left = end - max(start, now)
+        start, end, share, _, speed = user.burst
+        left = (end - max(start, now)) * speed
         if left <= 0:
             return 0.0, 0.0
         return left, left * share
@@ -106,7 +156,7 @@ class Processors:
     def sampled_state(user: Vmdbk, now: float) -> int:
         """The user's state as a sampler sees it: waiting for a CPU until its burst starts."""
         if user.state in (RUN, CPU):
-            start, end, _, _ = user.burst
+            start, end = user.burst[0], user.burst[1]
             if now < start:
                 return CPU
             if now < end:

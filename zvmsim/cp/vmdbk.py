@@ -54,4 +54,4 @@ class Vmdbk:
         self.vio_dasd = 0
         self.vio_avoid = 0
         self.pending_cp_s = 0.0  # CP work done for the user, charged at its next dispatch
-        self.burst = (0.0, 0.0, 0.0, 0)  # last CPU burst: start, end, virtual share, processor
+        self.burst = (0.0, 0.0, 0.0, 0, 1.0)  # last CPU burst: start, end, share, CPU, speed

@@ -37,6 +37,8 @@ from .records import (
     MRSCLDDL,
     MRSTOASI,
     MRSTOATC,
+    MRSYTCUG,
+    MRSYTCUP,
     MRSYTRSG,
     MRSYTSYG,
     MRUSEACT,
@@ -48,6 +50,7 @@ from .tod import to_tod
 
 if TYPE_CHECKING:
     from ..guests.base import Workload
+    from ..hardware.prsm import PartitionConfig
     from ..machine import Machine
 
 __all__ = ["MonitorCollector"]
@@ -203,6 +206,18 @@ class MonitorCollector:
             nomdcfs=int(bool(p.get("nomdcfs", False))),
         )
 
+    def _lpar_records(self, out: list, tod: int, now: float) -> None:
+        """PR/SM's view: every logical PU of every partition, and the physical PUs."""
+        prsm = self.machine.prsm
+        for part in prsm.cec.partitions:
+            busy, ovhd = prsm.logical_busy(part, now), prsm.overhead(part, now)
+            for cpu in range(part.logical):
+                out.append(_lpar_record(part, cpu, tod, busy[cpu], ovhd[cpu]))
+            if not part.logical:  # a defined partition with no PUs: a row of dots
+                out.append(_lpar_record(part, 0, tod, 0.0, 0.0))
+        for pu_type, count in sorted(prsm.cec.pus.items()):
+            out.append(MRSYTCUP(tod=tod, pu_type=pu_type, count=count))
+
     def _sample_set(self) -> None:
         m, tod, out = self.machine, self.tod(), self.data.records
         now = m.env.now
@@ -229,8 +244,10 @@ class MonitorCollector:
                     busy_us=_us(procs.busy(cpu)),
                     virtual_us=_us(procs.virtual_s[cpu] - unrun_virtual[cpu]),
                     system_us=_us(procs.system(cpu)),
+                    susp_us=_us(procs.suspended(cpu)),
                 )
             )
+        self._lpar_records(out, tod, now)
         storage = m.storage
         if storage is not None:
             out.append(
@@ -352,6 +369,24 @@ class MonitorCollector:
                 )
         out.append(MRMTREND(tod=tod, interval=self._interval))
         self._interval += 1
+
+
+def _lpar_record(part: PartitionConfig, cpu: int, tod: int, busy: float, ovhd: float) -> Record:
+    return MRSYTCUG(
+        tod=tod,
+        lpu=f"{part.name} {cpu:02X}" if part.logical else f"{part.name} --",
+        partition=part.name,
+        pu_type=part.pu_type,
+        number=part.number,
+        cpu=cpu,
+        logical=part.logical,
+        weight=part.weight,
+        capped=int(part.capped),
+        dedicated=int(part.dedicated),
+        own=int(part.own),
+        dispatched_us=_us(busy),
+        overhead_us=_us(ovhd),
+    )
 
 
 def records_of(data: MonitorData, cls: type[Record]) -> list[Record]:

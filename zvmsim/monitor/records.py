@@ -21,6 +21,8 @@ from ..errors import ZvmsimError
 
 __all__ = [
     "MRAPLEDT",
+    "MRSYTCUG",
+    "MRSYTCUP",
     "DOMAINS",
     "HEADER",
     "RECORD_TYPES",
@@ -248,6 +250,40 @@ class MRSYTSYG(Record):
 
 
 @dataclass(frozen=True, slots=True)
+class MRSYTCUG(Record):
+    """D0 R15 — one logical PU of one partition on the CEC, as PR/SM reports it."""
+
+    DOMAIN = 0
+    NUMBER = 15
+    KEY = "lpu"
+    tod: int
+    lpu: str = _char(12)  # partition name and logical CPU number, e.g. "LMRPROD 01"
+    partition: str = _char(8)
+    pu_type: str = _char(4)
+    number: int = _gauge()  # partition number
+    cpu: int = _gauge()
+    logical: int = _gauge()  # logical PUs the partition has
+    weight: int = _gauge()
+    capped: int = _gauge()
+    dedicated: int = _gauge()
+    own: int = _gauge()  # 1 for the partition this z/VM runs in
+    dispatched_us: int = 0
+    overhead_us: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MRSYTCUP(Record):
+    """D0 R16 — one type of physical PU on the CEC: how many there are."""
+
+    DOMAIN = 0
+    NUMBER = 16
+    KEY = "pu_type"
+    tod: int
+    pu_type: str = _char(4)
+    count: int = _gauge()
+
+
+@dataclass(frozen=True, slots=True)
 class MRPRCPRP(Record):
     """D5 R3 — one logical processor: busy, emulation and system time (us)."""
 
@@ -261,6 +297,7 @@ class MRPRCPRP(Record):
     busy_us: int = 0
     virtual_us: int = 0
     system_us: int = 0
+    susp_us: int = 0  # ready but not dispatched by PR/SM
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,6 +503,8 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRSTOATC,
         MRSTOASI,
         MRAPLEDT,
+        MRSYTCUG,
+        MRSYTCUP,
     )
 }
 

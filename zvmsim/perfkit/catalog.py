@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..errors import ZvmsimError
 from .demand import FCX254, FCX259
 from .device import FCX108
+from .lpar import FCX126
 from .paging import FCX109, FCX143
 from .report import ReportSpec
 from .settings import FCX149, FCX226
@@ -26,6 +27,7 @@ REPORTS: dict[str, ReportSpec] = {
         FCX112,
         FCX113,
         FCX114,
+        FCX126,
         FCX143,
         FCX146,
         FCX147,

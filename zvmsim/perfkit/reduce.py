@@ -29,6 +29,8 @@ from ..monitor.records import (
     MRPRCPRP,
     MRSTOASI,
     MRSTOATC,
+    MRSYTCUG,
+    MRSYTCUP,
     MRSYTRSG,
     MRSYTSYG,
     MRUSEACT,
@@ -57,6 +59,8 @@ class Interval:
     pagevols: dict[str, Counters] = field(default_factory=dict)
     spaces: dict[str, Counters] = field(default_factory=dict)
     apps: dict[str, Counters] = field(default_factory=dict)
+    lpus: dict[str, Counters] = field(default_factory=dict)  # logical PUs of all partitions
+    pus: dict[str, Counters] = field(default_factory=dict)  # physical PUs by type
 
 
 @dataclass
@@ -72,6 +76,7 @@ class RunData:
     events: MRMTREPR | None = None
     spaces: dict[str, MRSTOASI] = field(default_factory=dict)
     apps: dict[str, str] = field(default_factory=dict)  # userid -> its workload's name
+    lpars: dict[str, MRSYTCUG] = field(default_factory=dict)  # logical PU -> its description
 
     @property
     def whole(self) -> Interval:
@@ -86,8 +91,10 @@ _SAMPLED: dict[type[Record], str] = {
     MRSTOATC: "pagevols",
     MRSTOASI: "spaces",
     MRAPLEDT: "apps",
+    MRSYTCUG: "lpus",
+    MRSYTCUP: "pus",
 }
-_GROUPS = ("cpus", "users", "devices", "pagevols", "spaces", "apps")
+_GROUPS = ("cpus", "users", "devices", "pagevols", "spaces", "apps", "lpus", "pus")
 
 
 def _empty_set() -> dict:
@@ -116,6 +123,7 @@ def reduce(data: MonitorData) -> RunData:
     user_config: dict[str, MRMTRUSR] = {}
     spaces: dict[str, MRSTOASI] = {}
     apps: dict[str, str] = {}
+    lpars: dict[str, MRSYTCUG] = {}
     sets: list[tuple[int, dict]] = []
     current = _empty_set()
     for rec in data:
@@ -141,6 +149,8 @@ def reduce(data: MonitorData) -> RunData:
                 spaces[rec.space] = rec
             elif kind is MRAPLEDT:
                 apps[rec.userid] = rec.workload
+            elif kind is MRSYTCUG:
+                lpars[rec.lpu] = rec
         elif kind is MRMTREND:
             if current["system"] is None:
                 raise ZvmsimError("corrupt monitor data: a sample set has no system record")
@@ -164,7 +174,7 @@ def reduce(data: MonitorData) -> RunData:
                 getattr(iv, group)[key] = _delta(rec, old[group].get(key), key)
         intervals.append(iv)
     return RunData(
-        system, profile, devices, users, intervals, user_config, events, spaces, apps
+        system, profile, devices, users, intervals, user_config, events, spaces, apps, lpars
     )
 
 
@@ -205,7 +215,17 @@ def _mean_gauges(target: Counters, parts: list[tuple[float, Counters]]) -> None:
 
 _GAUGES = {
     f.name
-    for cls in (MRSYTSYG, MRSYTRSG, MRUSEACT, MRSTOATC, MRSTOASI, MRIODDEV, MRPRCPRP)
+    for cls in (
+        MRSYTSYG,
+        MRSYTRSG,
+        MRUSEACT,
+        MRSTOATC,
+        MRSTOASI,
+        MRIODDEV,
+        MRPRCPRP,
+        MRSYTCUG,
+        MRSYTCUP,
+    )
     for f in fields(cls)
     if f.metadata.get("gauge")
 }

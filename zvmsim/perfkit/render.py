@@ -40,6 +40,8 @@ def fmt_number(value: Any, width: int, style: str) -> str:
     """Format *value* Perfkit-style to fit *width* characters."""
     if style == "s":
         return str(value)
+    if isinstance(value, str) and not value:
+        return ""  # left blank on purpose (a continuation row)
     if style == "y":
         return "Yes" if value else "No"
     if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):

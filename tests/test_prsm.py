@@ -1,0 +1,93 @@
+"""PR/SM: pools shared by weight, capped partitions, suspension, CPU conservation."""
+
+from __future__ import annotations
+
+import pytest
+
+import zvmsim
+from zvmsim.hardware.prsm import share_pool
+from zvmsim.machine import Machine
+from zvmsim.scenario import Scenario
+
+
+def test_share_pool_by_weight_and_redistribution() -> None:
+    w = {"A": 300, "B": 100}
+    assert share_pool(2.0, {"A": 2.0, "B": 2.0}, w, set()) == pytest.approx({"A": 1.5, "B": 0.5})
+    # A wants little: B may use what A leaves (uncapped)
+    assert share_pool(2.0, {"A": 0.2, "B": 2.0}, w, set()) == pytest.approx({"A": 0.2, "B": 1.8})
+    # capped B never exceeds its weight's share of the pool
+    assert share_pool(2.0, {"A": 0.2, "B": 2.0}, w, {"B"}) == pytest.approx({"A": 0.2, "B": 0.5})
+    assert share_pool(2.0, {"A": 0.0, "B": 0.0}, w, set()) == {"A": 0.0, "B": 0.0}
+
+
+def _raw(sibling_busy: float, capped: bool = False) -> dict:
+    return {
+        "scenario": {"name": "cpu-test", "title": "CPU test", "duration": 20, "warmup": 2},
+        "system": {
+            "sysid": "TESTVM", "cpu_model": "2094-702", "serial": "00001",
+            "zvm_level": "5.3.0", "start": "2008-01-01T00:00:00",
+        },
+        "monitor": {"sample_interval": 10, "hfs_interval": 1},
+        "processors": {"count": 2, "type": "CP"},
+        "cec": {"model": "2094-702", "pus": {"CP": 2}},
+        "partitions": {
+            "TESTVM": {"number": 1, "type": "CP", "weight": 100, "own": True, "capped": capped},
+            "ZOS1": {"number": 2, "type": "CP", "logical": 2, "weight": 100, "busy": sibling_busy},
+        },
+        "storage": {"central_mb": 2048, "low_frames": 100, "high_frames": 300},
+        "guests": {
+            "LINUX": {
+                "userid": "LINUX*", "count": 4, "workload": "linux_server",
+                "params": {
+                    "virtual_mb": 64.0, "used_mb": 64.0, "wss_mb": 32.0,
+                    "cold_touch_rate": 0.0, "cpu_ms_per_s": 450.0, "tick_s": 0.05,
+                },
+            }
+        },
+    }  # fmt: skip
+
+
+def _run(sibling_busy: float, capped: bool = False):
+    machine = Machine(Scenario("cpu-test", _raw(sibling_busy, capped)).config(), seed=1)
+    data = machine.run()
+    frame = zvmsim.report(data, "FCX126").frame
+    return machine, frame
+
+
+def test_an_idle_sibling_leaves_us_the_whole_pool() -> None:
+    _, frame = _run(0.0)
+    own = frame[frame["partition"] == "TESTVM"]
+    assert own["pct_busy"].sum() > 110  # more than one engine's worth: the work it wants
+    assert own["pct_susp"].max() < 0.5
+
+
+def test_a_busy_sibling_takes_its_weights_share() -> None:
+    machine, frame = _run(1.0)
+    own = frame[frame["partition"] == "TESTVM"]
+    other = frame[frame["partition"] == "ZOS1"]
+    assert own["pct_busy"].sum() == pytest.approx(100, rel=0.1)  # half the CEC, by weight
+    assert other["pct_busy"].sum() == pytest.approx(100, rel=0.1)
+    assert own["pct_susp"].min() > 20  # ready but not dispatched
+    # CPU conservation per logical PU: z/VM busy + suspended + idle = elapsed
+    procs, now = machine.processors, machine.env.now
+    for cpu in range(procs.count):
+        assert procs.busy(cpu) + procs.suspended(cpu) <= now + 1e-6
+    # and on the CEC: what the partitions were dispatched fits in the physical PUs
+    total = frame["pct_busy"].sum()
+    assert total <= 200 * 1.01
+
+
+def _own_busy(frame) -> float:
+    return float(frame[frame["partition"] == "TESTVM"]["pct_busy"].sum())
+
+
+def test_an_uncapped_partition_uses_what_a_quiet_sibling_leaves() -> None:
+    alone, shared = _run(0.0)[1], _run(0.25)[1]
+    assert _own_busy(shared) == pytest.approx(_own_busy(alone), rel=0.03)  # 1.5 PUs is enough
+    other = shared[shared["partition"] == "ZOS1"]
+    assert other["pct_busy"].sum() == pytest.approx(50, rel=0.1)
+
+
+def test_a_capped_partition_stays_within_its_share() -> None:
+    _, frame = _run(0.25, capped=True)
+    assert _own_busy(frame) == pytest.approx(100, rel=0.05)  # its weight's share, no more

@@ -1,0 +1,215 @@
+"""The CEC and PR/SM: physical PUs shared among logical partitions by weight.
+
+A CEC has physical processing units (PUs) of several types (CP, IFL, ICF,
+zIIP). Each logical partition (LPAR) has logical PUs of one type, either
+*dedicated* (a physical PU of its own) or *shared* from the pool of that
+type. PR/SM divides a shared pool among the partitions that want it in
+proportion to their *weights*: a partition gets at least its weight's share
+when it wants it; what others leave unused goes to those that want more,
+again by weight — unless a partition is *capped* at its share.
+
+The z/VM partition we simulate runs its logical PUs in
+:class:`~zvmsim.cp.dispatch.Processors`; the other partitions are load
+(a busy fraction per logical PU, from a given time on). Every PR/SM tick the
+pool is shared out afresh; when z/VM's logical PUs get less physical time
+than they want, their work is stretched: a logical PU that is ready but not
+dispatched is *suspended* (FCX126 %Susp), and its CPU timer does not run.
+Managing the logical PUs costs PR/SM a little physical time (FCX126 %Ovhd),
+in proportion to the time they are dispatched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass
+
+import simpy
+
+from ..cp.dispatch import Processors
+
+__all__ = ["CecConfig", "PartitionConfig", "Prsm", "share_pool"]
+
+SMOOTHING = 0.2  # weight of the newest tick in z/VM's demand estimate
+SETTLE_S = 1.0  # the others' dispatched time is settled over windows this long
+
+
+@dataclass(frozen=True)
+class PartitionConfig:
+    """One logical partition: its logical PUs, weight and (if not ours) its load."""
+
+    name: str
+    number: int
+    pu_type: str
+    logical: int
+    weight: int
+    capped: bool = False
+    dedicated: bool = False
+    own: bool = False  # the z/VM partition being simulated
+    busy: float = 0.0  # other partitions: share of each logical PU they want (0..1)
+    busy_from_s: float = 0.0  # ... from this simulated time on (idle before)
+
+
+@dataclass(frozen=True)
+class CecConfig:
+    """The machine: model, physical PUs by type, partitions, PR/SM tick."""
+
+    model: str
+    pus: dict[str, int]
+    partitions: tuple[PartitionConfig, ...]
+    tick_ms: float = 20.0
+
+
+def share_pool(
+    capacity: float, demand: dict[str, float], weight: dict[str, int], capped: set[str]
+) -> dict[str, float]:
+    """PR/SM's division of *capacity* PUs among partitions wanting *demand* PUs.
+
+    Water-filling by weight: each partition is offered its weight's share of
+    what is left; those wanting less take what they want and the rest is
+    offered again to the others. A capped partition never gets more than its
+    weight's share of the whole pool.
+    """
+    total_weight = sum(weight[p] for p in demand) or 1
+    limit = {
+        p: min(demand[p], capacity * weight[p] / total_weight) if p in capped else demand[p]
+        for p in demand
+    }
+    alloc = {p: 0.0 for p in demand}
+    left = capacity
+    hungry = [p for p in demand if limit[p] > 0]
+    while hungry and left > 1e-12:
+        w = sum(weight[p] for p in hungry) or 1
+        offer = {p: left * weight[p] / w for p in hungry}
+        sated = [p for p in hungry if limit[p] - alloc[p] <= offer[p]]
+        if not sated:
+            for p in hungry:
+                alloc[p] += offer[p]
+            break
+        for p in sated:
+            left -= limit[p] - alloc[p]
+            alloc[p] = limit[p]
+        hungry = [p for p in hungry if p not in sated]
+    return alloc
+
+
+class Prsm:
+    """PR/SM for one CEC, with the z/VM partition's logical PUs in *processors*."""
+
+    def __init__(
+        self,
+        env: simpy.Environment,
+        cec: CecConfig,
+        processors: Processors,
+        overhead_per_busy: float,
+    ) -> None:
+        self.env = env
+        self.cec = cec
+        self.processors = processors
+        self.overhead_per_busy = overhead_per_busy
+        self.own = next(p for p in cec.partitions if p.own)
+        # physical time each logical PU was dispatched, and PR/SM's overhead for it
+        self.dispatched_s = {p.name: [0.0] * p.logical for p in cec.partitions}
+        self.overhead_s = {p.name: [0.0] * p.logical for p in cec.partitions}
+        self._tick = cec.tick_ms / 1000.0
+        self._last = 0.0
+        self._own_busy = [0.0] * processors.count
+        self._own_susp = [0.0] * processors.count
+        self._demand = 0.0  # z/VM's smoothed demand, in PUs
+        self._granted: dict[str, float] = {}  # last tick's allocation to the others, in PUs
+        self._window_own = self._window_span = 0.0
+        self._window_wanted: dict[str, float] = {}
+
+    def contended(self) -> bool:
+        """Whether shared pools can ever be oversubscribed (else PR/SM never interferes)."""
+        for pu_type, count in self.cec.pus.items():
+            shared = [p for p in self.cec.partitions if p.pu_type == pu_type and not p.dedicated]
+            dedicated = sum(
+                p.logical for p in self.cec.partitions if p.pu_type == pu_type and p.dedicated
+            )
+            want = sum(p.logical if p.own else p.logical * p.busy for p in shared)
+            if shared and want > count - dedicated + 1e-9:
+                return True
+        return False
+
+    def start(self) -> None:
+        """Begin sharing out the pools (only where they can be oversubscribed)."""
+        if self.contended():
+            self.env.process(self._run())
+
+    def _others_demand(self, part: PartitionConfig, now: float) -> float:
+        return part.logical * part.busy if now >= part.busy_from_s else 0.0
+
+    def _run(self) -> Generator:
+        procs, own = self.processors, self.own
+        while True:
+            now = self.env.now
+            used = [procs.busy(c) for c in range(procs.count)]
+            susp = [procs.suspended(c) for c in range(procs.count)]
+            span = now - self._last
+            demand_own = 0.0
+            for cpu in range(procs.count):
+                if span <= 0:
+                    continue
+                work = (used[cpu] - self._own_busy[cpu]) / span
+                held = work + (susp[cpu] - self._own_susp[cpu]) / span
+                # PR/SM sees a logical PU wanting a physical one while it is ready:
+                # running or suspended, not waiting
+                demand_own += min(1.0, held)
+            own_used = sum(used) - sum(self._own_busy)
+            self._own_busy, self._own_susp, self._last = used, susp, now
+            # what z/VM wants, smoothed over several ticks (bursts outlast a tick)
+            self._demand += SMOOTHING * (demand_own - self._demand)
+            demand_own = self._demand
+            pool = [p for p in self.cec.partitions if p.pu_type == own.pu_type and not p.dedicated]
+            capacity = self.cec.pus.get(own.pu_type, 0) - sum(
+                p.logical for p in self.cec.partitions if p.pu_type == own.pu_type and p.dedicated
+            )
+            demand = {p.name: (demand_own if p.own else self._others_demand(p, now)) for p in pool}
+            alloc = share_pool(
+                capacity,
+                demand,
+                {p.name: p.weight for p in pool},
+                {p.name for p in pool if p.capped},
+            )
+            speed = (
+                1.0
+                if own.dedicated or demand_own <= 0
+                else min(1.0, alloc.get(own.name, 0.0) / demand_own)
+            )
+            procs.set_speed(speed)
+            # the others ran what they were granted, within what z/VM left of the pool;
+            # settled once per window, since z/VM's bursts outlast a tick
+            self._window_own += own_used
+            self._window_span += span
+            for name, pus in self._granted.items():
+                self._window_wanted[name] = self._window_wanted.get(name, 0.0) + pus * span
+            if self._window_span >= SETTLE_S:
+                self._settle(pool, capacity)
+            self._granted = {p.name: alloc[p.name] for p in pool if not p.own}
+            yield self.env.timeout(self._tick)
+
+    def _settle(self, pool: list[PartitionConfig], capacity: float) -> None:
+        """Give the other partitions their dispatched time for the window just past."""
+        wanted = self._window_wanted
+        ovhd = 1.0 + self.overhead_per_busy  # PR/SM's own time comes out of the pool too
+        total = sum(wanted.values()) * ovhd
+        spare = max(0.0, capacity * self._window_span - self._window_own * ovhd)
+        scale = min(1.0, spare / total) if total else 0.0
+        for p in pool:
+            if not p.own and p.logical and p.name in wanted:
+                each = wanted[p.name] * scale / p.logical
+                self.dispatched_s[p.name] = [d + each for d in self.dispatched_s[p.name]]
+        self._window_own = self._window_span = 0.0
+        self._window_wanted = {}
+
+    def logical_busy(self, part: PartitionConfig, now: float) -> list[float]:
+        """Seconds each logical PU of *part* has been dispatched by *now*."""
+        if part.own:
+            return [self.processors.busy(c) for c in range(self.processors.count)]
+        if not self.contended():  # never shared out: each PU ran what it wanted
+            return [max(0.0, now - part.busy_from_s) * part.busy] * part.logical
+        return list(self.dispatched_s[part.name])
+
+    def overhead(self, part: PartitionConfig, now: float) -> list[float]:
+        """PR/SM's physical time spent managing each logical PU of *part*."""
+        return [b * self.overhead_per_busy for b in self.logical_busy(part, now)]
