@@ -23,3 +23,45 @@ def run_data():
         return _run(scenario, tuple(sorted(knobs.items())), seed)
 
     return get
+
+
+def network_raw(**changes: object) -> dict:
+    """A small scenario with a VSWITCH: two Linux guests stream through OSA CHPID 11.
+
+    *changes* replace top-level tables (e.g. ``vswitches=...``) for error tests.
+    """
+    raw = {
+        "scenario": {"name": "net-test", "title": "Network test", "duration": 20, "warmup": 1},
+        "system": {
+            "sysid": "NETVM", "cpu_model": "2086-A04", "serial": "00001",
+            "zvm_level": "5.3.0", "start": "2008-07-24T12:00:00",
+        },
+        "monitor": {"sample_interval": 10, "hfs_interval": 1},
+        "processors": {"count": 2, "type": "CP"},
+        "channels": {"11": {"type": "OSD"}, "40": {"type": "FICON"}},
+        "vswitches": {"VSW1": {"rdev": "02F2", "controller": "DTCVSW2", "osa_chpid": "11"}},
+        "guests": {
+            "DTCVSW": {"userid": "DTCVSW2", "workload": "vswitch_controller"},
+            "WEB": {
+                "userid": "LINWEB", "workload": "linux_network",
+                "params": {"vswitch": "VSW1", "out_kb_per_s": 400.0, "in_kb_per_s": 100.0,
+                           "tick_s": 0.1},
+            },
+            "DB": {
+                "userid": "LINDB", "workload": "linux_network",
+                "params": {"vswitch": "VSW1", "out_kb_per_s": 123.4, "in_kb_per_s": 56.7,
+                           "tick_s": 0.05},
+            },
+        },
+    }  # fmt: skip
+    raw.update(changes)
+    return raw
+
+
+@pytest.fixture(scope="session")
+def network_data():
+    """Monitor data of the :func:`network_raw` scenario, seed 1 (cached)."""
+    from zvmsim.machine import Machine
+    from zvmsim.scenario import Scenario
+
+    return Machine(Scenario("net-test", network_raw()).config(), seed=1).run()

@@ -13,26 +13,65 @@ from functools import cache
 from .errors import ZvmsimError
 from .paths import data_dir
 
-__all__ = ["Calibration", "ChannelSpeed", "ControlUnitTiming", "load_calibration"]
+__all__ = [
+    "CacheModel",
+    "Calibration",
+    "ChannelSpeed",
+    "ControlUnitTiming",
+    "VSwitchModel",
+    "load_calibration",
+]
 
 
 @dataclass(frozen=True)
 class ChannelSpeed:
-    """Data rate and concurrency of one channel type (ESCON, FICON)."""
+    """Data rate and concurrency of one channel type (ESCON, FICON, OSD).
+
+    ``work_us_per_io`` and ``packet_us`` are the channel processor's time per
+    I/O and per network frame (what makes a multiplexing channel busy
+    besides the bytes it moves).
+    """
 
     data_rate_mb_s: float
     concurrent_io: int
+    work_us_per_io: float = 0.0
+    packet_us: float = 0.0
+
+
+@dataclass(frozen=True)
+class VSwitchModel:
+    """VSWITCH constants: MTU, CP time per packet, controller time per packet."""
+
+    mtu_bytes: int = 1500
+    cp_us_per_packet: float = 0.0
+    controller_us_per_packet: float = 0.0
+
+
+@dataclass(frozen=True)
+class CacheModel:
+    """A control unit's cache and NVS: sizes, the read-miss time and the destage rate."""
+
+    cache_mb: float
+    nvs_mb: float
+    miss_disc_ms: float
+    destage_mb_s: float
 
 
 @dataclass(frozen=True)
 class ControlUnitTiming:
-    """Per-I/O timing components of a cached control unit."""
+    """Per-I/O timing components of a cached control unit.
+
+    ``disc_ms`` is the disconnect time of an I/O the cache serves. Only a
+    control unit with a :class:`CacheModel` simulates its cache (hits, misses,
+    NVS); the others answer every I/O as a hit.
+    """
 
     pend_ms: float
     disc_ms: float
     conn_overhead_ms: float
     transfer_mb_s: float
     jitter: float
+    cache: CacheModel | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +88,7 @@ class Calibration:
     block_pages_max: int
     read_pages_max: int
     prsm_overhead: float = 0.0  # PR/SM time per second a logical PU is dispatched
+    vswitch: VSwitchModel = VSwitchModel()
 
 
 def _read(name: str) -> dict:
@@ -62,10 +102,25 @@ def _read(name: str) -> dict:
         raise ZvmsimError(f"calibration file {path.name} is not valid TOML: {exc}") from None
 
 
+def _cache_model(cu: dict) -> CacheModel | None:
+    """The cache model of a control-unit entry: only when it gives ``cache_mb``."""
+    if "cache_mb" not in cu:
+        return None
+    model = CacheModel(
+        float(cu["cache_mb"]),
+        float(cu["nvs_mb"]),
+        float(cu["miss_disc_ms"]),
+        float(cu["destage_mb_s"]),
+    )
+    if min(model.cache_mb, model.nvs_mb, model.miss_disc_ms, model.destage_mb_s) <= 0:
+        raise ValueError("cache_mb, nvs_mb, miss_disc_ms and destage_mb_s must be positive")
+    return model
+
+
 @cache
 def load_calibration() -> Calibration:
     """Read and check ``data/calibration/*.toml`` (cached for the process)."""
-    dasd, cp = _read("dasd.toml"), _read("cp.toml")
+    dasd, cp, net = _read("dasd.toml"), _read("cp.toml"), _read("network.toml")
     try:
         geo = dasd["geometry"]
         return Calibration(
@@ -74,8 +129,13 @@ def load_calibration() -> Calibration:
             tracks_per_cylinder=int(geo["tracks_per_cylinder"]),
             models={k: int(v["cylinders"]) for k, v in dasd["models"].items()},
             channels={
-                k: ChannelSpeed(float(v["data_rate_mb_s"]), int(v["concurrent_io"]))
-                for k, v in dasd["channels"].items()
+                k: ChannelSpeed(
+                    float(v["data_rate_mb_s"]),
+                    int(v["concurrent_io"]),
+                    float(v.get("work_us_per_io", 0.0)),
+                    float(v.get("packet_us", 0.0)),
+                )
+                for k, v in {**dasd["channels"], **net["channels"]}.items()
             },
             control_units={
                 k: ControlUnitTiming(
@@ -84,6 +144,7 @@ def load_calibration() -> Calibration:
                     float(v["conn_overhead_ms"]),
                     float(v["transfer_mb_s"]),
                     float(v["jitter"]),
+                    _cache_model(v),
                 )
                 for k, v in dasd["control_units"].items()
             },
@@ -91,6 +152,11 @@ def load_calibration() -> Calibration:
             block_pages_max=int(cp["paging"]["block_pages_max"]),
             read_pages_max=int(cp["paging"]["read_pages_max"]),
             prsm_overhead=float(cp["prsm"]["overhead_per_busy"]),
+            vswitch=VSwitchModel(
+                int(net["vswitch"]["mtu_bytes"]),
+                float(net["vswitch"]["cp_us_per_packet"]),
+                float(net["vswitch"]["controller_us_per_packet"]),
+            ),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ZvmsimError(f"calibration data is incomplete: {exc}") from None

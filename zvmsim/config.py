@@ -20,6 +20,7 @@ __all__ = [
     "PagingConfig",
     "StorageConfig",
     "ChannelConfig",
+    "ControlUnitConfig",
     "CPConfig",
     "GuestConfig",
     "MinidiskConfig",
@@ -28,6 +29,7 @@ __all__ = [
     "SystemConfig",
     "SystemInfo",
     "VolumeConfig",
+    "VSwitchConfig",
     "build_config",
     "hex_range",
 ]
@@ -63,15 +65,44 @@ class ProcessorConfig:
 
 @dataclass(frozen=True)
 class ChannelConfig:
-    """One channel path (CHPID)."""
+    """One channel path (CHPID); *shared* among partitions (Perfkit's Shrd)."""
 
     chpid: str
     kind: str
+    shared: bool = True
+
+
+@dataclass(frozen=True)
+class VSwitchConfig:
+    """A VSWITCH: its uplink OSA's device number and CHPID, and its controller."""
+
+    name: str
+    rdev: str
+    controller: str
+    osa_chpid: str
+
+
+@dataclass(frozen=True)
+class ControlUnitConfig:
+    """A control-unit instance: its calibrated type and, for a cached type, cache sizes.
+
+    Volumes behind one instance share its cache. ``cache_mb`` and ``nvs_mb``
+    replace the calibrated sizes when given (``None``: the calibration's).
+    """
+
+    name: str
+    type: str
+    cache_mb: float | None = None
+    nvs_mb: float | None = None
 
 
 @dataclass(frozen=True)
 class VolumeConfig:
-    """A 3390 volume: its base RDEV, PAV aliases, control unit and paths."""
+    """A 3390 volume: its base RDEV, PAV aliases, control unit and paths.
+
+    ``control_unit`` is the calibrated type; ``cu_instance`` names the control
+    unit the volume hangs on (its cache is shared by that instance's volumes).
+    """
 
     volser: str
     model: str
@@ -80,6 +111,7 @@ class VolumeConfig:
     aliases: tuple[str, ...]
     chpids: tuple[str, ...]
     mdc: bool
+    cu_instance: str = ""
 
 
 @dataclass(frozen=True)
@@ -156,6 +188,8 @@ class SystemConfig:
     storage: StorageConfig | None = None
     paging: PagingConfig | None = None
     cec: CecConfig | None = None
+    control_units: dict[str, ControlUnitConfig] = field(default_factory=dict)
+    vswitches: dict[str, VSwitchConfig] = field(default_factory=dict)
 
 
 class _Table:
@@ -285,11 +319,14 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
     for chpid, body in _Table(top.get("channels", dict, {}), "[channels]").data.items():
         t = _Table(body, f"[channels.{chpid}]")
         kind = t.get("type", str)
+        shared = t.get("shared", bool, True)
         t.done()
+        _fits(chpid, 4, "CHPID")
         if kind not in calibration.channels:
             raise ZvmsimError(f"channel {chpid}: unknown channel type '{kind}'")
-        channels[chpid] = ChannelConfig(chpid=chpid, kind=kind)
+        channels[chpid] = ChannelConfig(chpid=chpid, kind=kind, shared=shared)
 
+    units = _control_units(top.get("control_units", dict, {}), calibration)
     volumes = {}
     for volser, body in _Table(top.get("volumes", dict, {}), "[volumes]").data.items():
         t = _Table(body, f"[volumes.{volser}]")
@@ -304,7 +341,10 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         t.done()
         if model not in calibration.models:
             raise ZvmsimError(f"volume {volser}: unknown DASD model '{model}'")
-        if cu not in calibration.control_units:
+        instance = cu
+        if cu in units:
+            cu = units[cu].type
+        elif cu not in calibration.control_units:
             raise ZvmsimError(f"volume {volser}: unknown control unit '{cu}'")
         if n_alias < 0 or n_alias > len(pool):
             raise ZvmsimError(
@@ -318,7 +358,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
             if c not in channels:
                 raise ZvmsimError(f"volume {volser}: unknown CHPID '{c}'")
         aliases = tuple(pool[len(pool) - n_alias :]) if n_alias else ()
-        volumes[volser] = VolumeConfig(volser, model, cu, base, aliases, chpids, mdc)
+        volumes[volser] = VolumeConfig(volser, model, cu, base, aliases, chpids, mdc, instance)
 
     guests = {}
     for gname, body in _Table(top.get("guests", dict), "[guests]").data.items():
@@ -372,6 +412,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
     paging = _paging(top.get("paging", dict, None), channels, calibration)
     if paging is not None and storage is None:
         raise ZvmsimError("[paging] needs a [storage] section")
+    vswitches = _vswitches(top.get("vswitches", dict, {}), channels, guests)
     top.done()
     return SystemConfig(
         scenario=name,
@@ -389,7 +430,66 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         storage=storage,
         paging=paging,
         cec=cec,
+        control_units=units,
+        vswitches=vswitches,
     )
+
+
+def _control_units(body: dict, calibration: Calibration) -> dict[str, ControlUnitConfig]:
+    """``[control_units.NAME]``: control-unit instances, each of a calibrated type.
+
+    A volume's ``control_unit`` names either such an instance or a calibrated
+    type directly (then all volumes naming that type share one instance).
+    """
+    units = {}
+    for name, table in _Table(body, "[control_units]").data.items():
+        where = f"[control_units.{name}]"
+        _fits(name, 16, "control unit name")
+        t = _Table(table, where)
+        kind = t.get("type", str)
+        cache_mb = t.get("cache_mb", float, None)
+        nvs_mb = t.get("nvs_mb", float, None)
+        t.done()
+        timing = calibration.control_units.get(kind)
+        if timing is None:
+            raise ZvmsimError(f"{where}: unknown control unit type '{kind}'")
+        for key, value in (("cache_mb", cache_mb), ("nvs_mb", nvs_mb)):
+            if value is not None:
+                if timing.cache is None:
+                    raise ZvmsimError(f"{where}.{key}: type '{kind}' has no cache model")
+                _positive(value, f"{where}.{key}")
+        units[name] = ControlUnitConfig(name, kind, cache_mb, nvs_mb)
+    return units
+
+
+def _vswitches(body: dict, channels: dict, guests: dict) -> dict[str, VSwitchConfig]:
+    """``[vswitches.NAME]``: ``rdev``, ``controller`` (a vswitch_controller guest), ``osa_chpid``.
+
+    The controller must be a guest running the ``vswitch_controller`` workload,
+    and the uplink CHPID an OSA (type OSD).
+    """
+    controllers = {u: g.workload for g in guests.values() for u in g.userids}
+    out = {}
+    for name, body_ in _Table(body, "[vswitches]").data.items():
+        where = f"vswitch {name}"
+        t = _Table(body_, f"[vswitches.{name}]")
+        rdev = _devno(t.get("rdev", str), f"{where} rdev")
+        controller = t.get("controller", str)
+        chpid = t.get("osa_chpid", str)
+        t.done()
+        _fits(name, 8, "vswitch name")
+        if controller not in controllers:
+            raise ZvmsimError(f"{where}: controller '{controller}' is not a guest")
+        if controllers[controller] != "vswitch_controller":
+            raise ZvmsimError(
+                f"{where}: controller '{controller}' must run workload 'vswitch_controller'"
+            )
+        if chpid not in channels:
+            raise ZvmsimError(f"{where}: unknown CHPID '{chpid}'")
+        if channels[chpid].kind != "OSD":
+            raise ZvmsimError(f"{where}: CHPID {chpid} is {channels[chpid].kind}, not an OSA (OSD)")
+        out[name] = VSwitchConfig(name, rdev, controller, chpid)
+    return out
 
 
 PU_TYPES = ("CP", "IFL", "ICF", "ZIIP", "ZAAP")

@@ -7,6 +7,7 @@ the only thing the reports ever see.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any
@@ -22,9 +23,11 @@ from .cp.minidisk import BLOCK_BYTES, Minidisk
 from .cp.paging import PageVolume, PagingDevices
 from .cp.storage import Storage
 from .cp.vmdbk import DM, RUN, Vmdbk
+from .cp.vswitch import VSwitch
 from .errors import ZvmsimError
 from .guests import WORKLOADS
 from .hardware.channels import Chpid
+from .hardware.cucache import ControlUnitCache, VolumeCache
 from .hardware.dasd import DasdTiming
 from .hardware.prsm import Prsm
 from .monitor.collector import MonitorCollector
@@ -52,6 +55,7 @@ class Machine:
         self.chpids = {
             c.chpid: Chpid(c.chpid, c.kind, cal.channels[c.kind]) for c in config.channels.values()
         }
+        self.cu_caches: dict[str, ControlUnitCache] = {}  # by control-unit instance
         self.volumes: dict[str, VolumeIO] = {}
         for vol in config.volumes.values():
             timing = DasdTiming(
@@ -66,6 +70,7 @@ class Machine:
                 timing,
                 self.processors,
                 path_us,
+                self._volume_cache(vol.volser, vol.control_unit, vol.cu_instance),
             )
         track_bytes = cal.blocks_per_track * BLOCK_BYTES
         capacity = int(config.cp.mdc_max_mb * 2**20 // track_bytes)
@@ -95,6 +100,10 @@ class Machine:
                 path_us["vio_us"],
             )
         self._layouts: dict[str, Any] = {}
+        self.vswitches = {
+            v.name: VSwitch(v.name, v.rdev, v.controller, self.chpids[v.osa_chpid], cal.vswitch)
+            for v in config.vswitches.values()
+        }
         self.users: dict[str, Vmdbk] = {}
         self.workloads = []
         for guest in config.guests.values():
@@ -124,6 +133,27 @@ class Machine:
                     w.history(config.storage.history_s / steps)  # type: ignore[union-attr]
             self.storage.quiet = False
         self.monitor = MonitorCollector(self)
+
+    def _volume_cache(self, volser: str, cu_type: str, instance: str) -> VolumeCache | None:
+        """Volume *volser*'s view of its control unit's cache, if that cache is simulated."""
+        cal = self.config.calibration
+        timing = cal.control_units[cu_type]
+        if timing.cache is None:
+            return None
+        name = instance or cu_type
+        cache = self.cu_caches.get(name)
+        if cache is None:
+            model = timing.cache
+            unit = self.config.control_units.get(name)
+            if unit is not None:
+                model = dataclasses.replace(
+                    model,
+                    cache_mb=model.cache_mb if unit.cache_mb is None else unit.cache_mb,
+                    nvs_mb=model.nvs_mb if unit.nvs_mb is None else unit.nvs_mb,
+                )
+            cache = ControlUnitCache(name, model, cal.bytes_per_track, timing.jitter)
+            self.cu_caches[name] = cache
+        return cache.volume(volser, self.streams.stream(f"cache:{volser}"))
 
     def _build_storage(self, config: SystemConfig) -> Storage:
         cal, st, pg = config.calibration, config.storage, config.paging

@@ -10,6 +10,10 @@ that may run there. So an ineligible I/O can only ever run on the base.
 Counters follow the channel subsystem's measurement block (SSCH count, pend,
 disconnect and connect time per RDEV) plus CP's own queue time, which belongs
 to the base RDEV because that is where the queue lives.
+
+When the volume's control unit simulates its cache, an I/O that names the
+track it starts on asks that cache for its disconnect time (hit, miss or a
+wait for NVS); otherwise every I/O is timed as a cache hit.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from collections.abc import Generator
 import simpy
 
 from ..hardware.channels import Chpid
+from ..hardware.cucache import VolumeCache
 from ..hardware.dasd import DasdTiming
 from .dispatch import Processors
 from .vmdbk import IOW, Vmdbk
@@ -70,6 +75,7 @@ class VolumeIO:
         "exposures",
         "paths",
         "timing",
+        "cache",
         "processors",
         "_rio_s",
         "_queue",
@@ -87,6 +93,7 @@ class VolumeIO:
         timing: DasdTiming,
         processors: Processors,
         path_us: dict[str, float],
+        cache: VolumeCache | None = None,
     ) -> None:
         self.env = env
         self.volser = volser
@@ -95,6 +102,7 @@ class VolumeIO:
         self.exposures = [self.base, *self.aliases]
         self.paths = paths
         self.timing = timing
+        self.cache = cache  # the control unit's cache, when it is simulated
         self.processors = processors
         self._rio_s = path_us["rio_us"] / 1e6
         self._queue: deque[tuple[bool, simpy.Event]] = deque()
@@ -125,9 +133,20 @@ class VolumeIO:
         return None
 
     def io(
-        self, user: Vmdbk, nbytes: int, read: bool, pav_eligible: bool, state: int = IOW
+        self,
+        user: Vmdbk,
+        nbytes: int,
+        read: bool,
+        pav_eligible: bool,
+        state: int = IOW,
+        *,
+        track: int | None = None,
     ) -> Generator:
-        """Run one real I/O for *user*, who waits in *state* (I/O or page wait)."""
+        """Run one real I/O for *user*, who waits in *state* (I/O or page wait).
+
+        *track* is the track the I/O starts on; given, and when the control
+        unit's cache is simulated, the cache decides the disconnect time.
+        """
         env = self.env
         user.state = state
         self.started += 1
@@ -145,6 +164,8 @@ class VolumeIO:
         rdev.busy = True
         path = next(self._path_cycle)
         pend, disc, conn = self.timing.sample(nbytes, path)
+        if track is not None and self.cache is not None:
+            disc = self.cache.disconnect(track, read, env.now, disc)
         yield env.timeout(pend + disc + conn)
         rdev.ssch += 1
         if read:
@@ -154,6 +175,10 @@ class VolumeIO:
         rdev.conn_s += conn
         path.busy_s += conn
         path.ios += 1
+        if read:
+            path.read_bytes += nbytes
+        else:
+            path.write_bytes += nbytes
         user.pending_cp_s += self._rio_s
         self.processors.interrupts += 1
         if self._queue:

@@ -4,7 +4,8 @@ A minidisk is an extent of a real volume. A guest's virtual I/O costs CP
 processor time (charged to the guest, which is what raises T/V) and then goes
 either through the minidisk cache — when MDC is on for the system, the volume
 and the minidisk — or straight to the real I/O layer, where it is always
-PAV-eligible.
+PAV-eligible. Each real I/O names the track it starts on, which the control
+unit's cache (when simulated) looks up.
 """
 
 from __future__ import annotations
@@ -74,12 +75,13 @@ class Minidisk:
         user.vio_dasd += 1
         user.pending_cp_s += self._vio_s
         mdc, volume = self.mdc, self.volume
+        track = None if volume.cache is None else self.first_track + block // self.blocks_per_track
         if mdc is None:
-            return volume.io(user, count * BLOCK_BYTES, not write, True)
+            return volume.io(user, count * BLOCK_BYTES, not write, True, track=track)
         if write:  # write-through: the cached copy is refreshed as the write starts
             mdc.write_lookup(user)
             mdc.refresh(self._tracks(block, count))
-            return volume.io(user, count * BLOCK_BYTES, False, mdc.pav_eligible)
+            return volume.io(user, count * BLOCK_BYTES, False, mdc.pav_eligible, track=track)
         to_stage, waits, done = mdc.lookup(user, self._tracks(block, count), count)
         if done is None:
             volume.base.avoided += 1
@@ -95,7 +97,8 @@ class Minidisk:
         mdc, volume = self.mdc, self.volume
         if done is not None:
             nbytes = mdc.track_bytes * len(to_stage)  # type: ignore[union-attr]
-            yield from volume.io(user, nbytes, True, mdc.pav_eligible)  # type: ignore[union-attr]
+            track = to_stage[0] if volume.cache is not None else None
+            yield from volume.io(user, nbytes, True, mdc.pav_eligible, track=track)  # type: ignore[union-attr]
             mdc.staged(user, to_stage, done)  # type: ignore[union-attr]
         for wait in waits:
             if not wait.processed:

@@ -10,15 +10,18 @@ from __future__ import annotations
 from .cms import CmsCopyfile, CmsLight
 from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
+from .network import LinuxNetwork, VSwitchController
 
 __all__ = [
     "WORKLOADS",
     "CmsCopyfile",
     "CmsLight",
     "LinuxApp",
+    "LinuxNetwork",
     "LinuxServer",
     "LinuxThrasher",
     "VdiskWriter",
+    "VSwitchController",
 ]
 
 WORKLOADS = {
@@ -28,4 +31,6 @@ WORKLOADS = {
     "linux_server": LinuxServer,
     "linux_app": LinuxApp,
     "vdisk_writer": VdiskWriter,
+    "vswitch_controller": VSwitchController,
+    "linux_network": LinuxNetwork,
 }

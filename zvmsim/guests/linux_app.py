@@ -27,7 +27,7 @@ from .linux import PAGES_PER_MB, LinuxServer, poisson
 
 __all__ = ["LinuxApp", "VdiskWriter"]
 
-SWAP_TARGETS = ("vdisk", "minidisk")
+SWAP_TARGETS = ("vdisk", "minidisk", "none")
 
 
 def _vdisk(workload: Workload, vaddr: str, mb: float) -> Space:
@@ -60,13 +60,21 @@ class LinuxApp(LinuxServer):
         "swap_per_txn": 1.0,
         "swap_minidisk": "{userid} 0202",
         "swap_vaddr": "0201",
+        "disks": "",  # minidisks the application reads and writes, comma-separated
+        "io_per_txn": 0.0,
+        "blocks_per_io": 1,
+        "read_share": 0.7,
+        "vswitch": "",  # the VSWITCH its virtual NIC is coupled to
+        "net_out_kb": 0.0,  # per transaction
+        "net_in_kb": 0.0,
     }
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         if self.p["swap"] not in SWAP_TARGETS:
             raise ZvmsimError(
-                f"user {self.vm.userid}: swap must be vdisk or minidisk, not '{self.p['swap']}'"
+                f"user {self.vm.userid}: swap must be vdisk, minidisk or none, "
+                f"not '{self.p['swap']}'"
             )
         if self.p["txn_rate"] <= 0 or self.p["swap_mb"] <= 0:
             raise ZvmsimError(f"user {self.vm.userid}: txn_rate and swap_mb must be positive")
@@ -74,8 +82,18 @@ class LinuxApp(LinuxServer):
         self.swap_disk = None
         if self.p["swap"] == "vdisk":
             self.vdisk = _vdisk(self, self.p["swap_vaddr"], self.p["swap_mb"])
-        else:
+        elif self.p["swap"] == "minidisk":
             self.swap_disk = self.minidisk(self.p["swap_minidisk"])
+        names = [n.strip() for n in self.p["disks"].split(",") if n.strip()]
+        self.disks = [self.minidisk(n) for n in names]
+        if self.p["io_per_txn"] > 0 and not self.disks:
+            raise ZvmsimError(f"user {self.vm.userid}: io_per_txn needs some disks")
+        self.vswitch = None
+        if self.p["vswitch"]:
+            switches = getattr(self.machine, "vswitches", {})
+            if self.p["vswitch"] not in switches:
+                raise ZvmsimError(f"user {self.vm.userid}: no VSWITCH '{self.p['vswitch']}'")
+            self.vswitch = switches[self.p["vswitch"]]
         self.space.hot = self.space.wss  # Linux touches its hot set all the time
         self.txns = 0
         self.resp_s = 0.0
@@ -83,7 +101,8 @@ class LinuxApp(LinuxServer):
 
     @property
     def links(self) -> list[str]:
-        return [self.swap_disk.name] if self.swap_disk is not None else []
+        swap = [self.swap_disk.name] if self.swap_disk is not None else []
+        return swap + [d.name for d in self.disks]
 
     def appldata(self) -> tuple[str, int, float] | None:
         """What the application reports: (workload, transactions done, their response seconds)."""
@@ -128,7 +147,8 @@ class LinuxApp(LinuxServer):
         """Serve one request: CPU, then its swap I/Os."""
         m, vm, rnd = self.machine, self.vm, self.rnd
         yield m.processors.run(vm, self.p["txn_cpu_ms"] / 1000.0, 0.0)
-        for _ in range(poisson(rnd, self.p["swap_per_txn"])):
+        swaps = poisson(rnd, self.p["swap_per_txn"]) if self.p["swap"] != "none" else 0
+        for _ in range(swaps):
             read = rnd.random() < 0.5
             if self.vdisk is not None:
                 vm.vio += 1
@@ -139,6 +159,21 @@ class LinuxApp(LinuxServer):
             else:
                 disk = self.swap_disk
                 yield from disk.io(vm, rnd.randrange(disk.blocks), 1, write=not read)  # type: ignore[union-attr]
+        if self.disks:
+            yield from self._disk_io()
+        if self.vswitch is not None:
+            self.vswitch.transfer(
+                vm, int(self.p["net_out_kb"] * 1024), int(self.p["net_in_kb"] * 1024)
+            )
+
+    def _disk_io(self) -> Generator:
+        """The request's reads and writes on the application's own minidisks."""
+        vm, rnd, disks = self.vm, self.rnd, self.disks
+        count, share = self.p["blocks_per_io"], self.p["read_share"]
+        for _ in range(poisson(rnd, self.p["io_per_txn"])):
+            disk = disks[rnd.randrange(len(disks))]
+            write = rnd.random() >= share
+            yield from disk.io(vm, rnd.randrange(disk.blocks), count, write=write)
 
 
 class VdiskWriter(Workload):

@@ -10,12 +10,15 @@ from .dashboard import (
     pav_mdc_dashboard,
     thrasher_dashboard,
 )
+from .health import health_check, health_text
 
 __all__ = [
     "Dashboard",
     "checklist_text",
     "dashboard",
     "duress_checklist",
+    "health_check",
+    "health_text",
     "emergency_scan_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",

@@ -23,6 +23,7 @@ from ..perfkit.reduce import RunData, reduce
 from ..scenario import load_scenario
 from .checklist import checklist_text
 from .controls import control_for
+from .health import health_text
 
 __all__ = [
     "Dashboard",
@@ -40,7 +41,10 @@ def _run(scenario: str, knobs: tuple, seed: int) -> RunData:
     return reduce(simulate(scenario, dict(knobs), seed=seed))
 
 
-EXTRAS: dict[str, Callable[[RunData], str]] = {"checklist": checklist_text}
+EXTRAS: dict[str, Callable[[RunData], str]] = {
+    "checklist": checklist_text,
+    "health": health_text,
+}
 
 
 def _view_text(
@@ -75,7 +79,8 @@ class Dashboard:
         self.reports = tuple(reports)
         unknown = [name for name in extras if name not in EXTRAS]
         if unknown:
-            raise ZvmsimError(f"unknown dashboard extra '{unknown[0]}' (extras: checklist)")
+            known = ", ".join(EXTRAS)
+            raise ZvmsimError(f"unknown dashboard extra '{unknown[0]}' (extras: {known})")
         self.extras = tuple(extras)
         self.seed = seed
         start = self.scenario.resolve(knobs)

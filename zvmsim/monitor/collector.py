@@ -9,9 +9,13 @@ first sample set. Then, on one timeline:
   each exposure is busy — adding one to counters, exactly as CP does, so the
   reports show shares of samples, not of time;
 * every sample interval it writes a sample set: one record per processor,
-  user and device (and, when storage is modelled, global storage, each
+  user and device, cache activity for each volume whose control unit
+  simulates its cache (and, when storage is modelled, global storage, each
   paging volume and each address space), carrying cumulative counters, then
   an end-of-set record.
+
+Channel paths and VSWITCHes are sampled by :mod:`.channels` (HF busy bands,
+one D0 R20 record per CHPID and one D6 R21 record per VSWITCH per set).
 
 Scheduler events (dispatch-list adds and drops) are written as they happen.
 """
@@ -23,8 +27,10 @@ from typing import TYPE_CHECKING
 
 from ..cp.dispatch import Processors
 from ..cp.vmdbk import DM, STATES, Vmdbk
+from .channels import ChannelSampler
 from .records import (
     MRAPLEDT,
+    MRIODCAD,
     MRIODDEV,
     MRMTRDEV,
     MRMTREND,
@@ -81,6 +87,7 @@ class MonitorCollector:
         storage = machine.storage
         self._spaces = {s.owner: s for s in storage.spaces if s.kind == "guest"} if storage else {}
         self._interval = 0
+        self._channels = ChannelSampler(machine)  # CHPID busy bands, channel/VSWITCH records
 
     def tod(self) -> int:
         """The TOD clock now (the configured start is monitor start)."""
@@ -91,6 +98,7 @@ class MonitorCollector:
         self._t0 = self.machine.env.now
         self.running = True
         self._config_records()
+        self._channels.start()
         self._sample_set()
         self.machine.env.process(self._timeline())
 
@@ -137,6 +145,7 @@ class MonitorCollector:
                 if rdev.base is None:
                     hf[1] += queued
                 hf[2] += rdev.busy
+        self._channels.hf_sample()
 
     def _config_records(self) -> None:
         m, tod, out = self.machine, self.tod(), self.data.records
@@ -358,6 +367,22 @@ class MonitorCollector:
                         hf_busy=hf[2],
                     )
                 )
+            cache = vol.cache
+            if cache is not None:
+                out.append(
+                    MRIODCAD(
+                        tod=tod,
+                        rdev=vol.base.addr,
+                        volser=vol.volser,
+                        reads=cache.reads,
+                        read_hits=cache.read_hits,
+                        writes=cache.writes,
+                        dfw_hits=cache.dfw_hits,
+                        staged=cache.staged,
+                        icl=cache.icl,
+                        bypass=cache.bypass,
+                    )
+                )
         for w in m.workloads:
             app = w.appldata()
             if app is not None:
@@ -367,6 +392,7 @@ class MonitorCollector:
                         tod=tod, userid=w.vm.userid, workload=name, txns=txns, resp_us=_us(resp_s)
                     )
                 )
+        out.extend(self._channels.records(tod))
         out.append(MRMTREND(tod=tod, interval=self._interval))
         self._interval += 1
 

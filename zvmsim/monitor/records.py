@@ -26,7 +26,10 @@ __all__ = [
     "DOMAINS",
     "HEADER",
     "RECORD_TYPES",
+    "MRIODCAD",
     "MRIODDEV",
+    "MRIODVSW",
+    "MRSYTEPM",
     "MRMTRDEV",
     "MRMTREND",
     "MRMTREPR",
@@ -326,6 +329,44 @@ class MRSYTRSG(Record):
     high_threshold: int = _gauge()  # available-list high threshold (frames)
 
 
+@dataclass(frozen=True, slots=True)
+class MRSYTEPM(Record):
+    """D0 R20 — channel measurement, one per CHPID: busy time, bytes, HF busy bands.
+
+    ``busy_us`` is the time the channel was busy (its processor's work units
+    and its link moving data; the whole connect time for a one-at-a-time
+    channel). At every high-frequency sample the collector files the
+    channel's busy share since the previous sample in one of ten bands:
+    ``hf_band0`` is 0-10 %, ``hf_band1`` 11-20 %, ... ``hf_band9`` 91-100 %.
+    """
+
+    DOMAIN = 0
+    NUMBER = 20
+    KEY = "chpid"
+    tod: int
+    chpid: str = _char(4)
+    chpid_type: str = _char(8)
+    shared: int = _gauge()
+    data_rate_kb_s: int = _gauge()  # the channel's data rate, kilobytes (1000) per second
+    cur_pct: int = _gauge()  # busy % over the last high-frequency sample
+    busy_us: int = 0
+    ios: int = 0
+    read_bytes: int = 0
+    write_bytes: int = 0
+    packets: int = 0
+    hf_samples: int = 0
+    hf_band0: int = 0
+    hf_band1: int = 0
+    hf_band2: int = 0
+    hf_band3: int = 0
+    hf_band4: int = 0
+    hf_band5: int = 0
+    hf_band6: int = 0
+    hf_band7: int = 0
+    hf_band8: int = 0
+    hf_band9: int = 0
+
+
 # ---- Domain 3: Storage (sample) --------------------------------------------
 
 
@@ -484,6 +525,49 @@ class MRIODDEV(Record):
     hf_busy: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class MRIODCAD(Record):
+    """D6 R4 — cache activity: one per volume whose control unit reports its cache.
+
+    The control unit's counts for the volume (base RDEV): reads and read
+    hits, writes and DASD-fast-write hits, tracks staged, and the I/Os that
+    inhibited cache loading or bypassed the cache.
+    """
+
+    DOMAIN = 6
+    NUMBER = 4
+    KEY = "rdev"
+    tod: int
+    rdev: str = _char(4)
+    volser: str = _char(6)
+    reads: int = 0
+    read_hits: int = 0
+    writes: int = 0
+    dfw_hits: int = 0
+    staged: int = 0
+    icl: int = 0
+    bypass: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MRIODVSW(Record):
+    """D6 R21 — VSWITCH activity: bytes, packets and discards out to and in from the LAN."""
+
+    DOMAIN = 6
+    NUMBER = 21
+    KEY = "name"
+    tod: int
+    name: str = _char(8)
+    rdev: str = _char(4)  # the uplink OSA's device number
+    controller: str = _char(8)  # userid of the controller virtual machine
+    out_bytes: int = 0
+    out_packets: int = 0
+    out_discards: int = 0
+    in_bytes: int = 0
+    in_packets: int = 0
+    in_discards: int = 0
+
+
 RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
     (cls.DOMAIN, cls.NUMBER): cls
     for cls in (
@@ -499,6 +583,9 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRSCLDDL,
         MRUSEACT,
         MRIODDEV,
+        MRIODCAD,
+        MRIODVSW,
+        MRSYTEPM,
         MRSYTRSG,
         MRSTOATC,
         MRSTOASI,

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from ..errors import ZvmsimError
+from .cache import FCX111, FCX177
+from .channel import FCX161, FCX215
 from .demand import FCX254, FCX259
 from .device import FCX108
 from .lpar import FCX126
 from .paging import FCX109, FCX143
+from .processor import FCX100, FCX180
 from .report import ReportSpec
 from .settings import FCX149, FCX226
 from .storage import FCX103, FCX146
@@ -15,15 +18,18 @@ from .txn import TXN
 from .upage import FCX113, FCX163
 from .user import FCX112, FCX114, FCX164
 from .vdisk import FCX147
+from .vswitch import FCX240
 
 __all__ = ["REPORTS", "find_report"]
 
 REPORTS: dict[str, ReportSpec] = {
     spec.fcx: spec
     for spec in (
+        FCX100,
         FCX103,
         FCX108,
         FCX109,
+        FCX111,
         FCX112,
         FCX113,
         FCX114,
@@ -32,10 +38,15 @@ REPORTS: dict[str, ReportSpec] = {
         FCX146,
         FCX147,
         FCX149,
+        FCX161,
         FCX163,
         FCX164,
+        FCX177,
+        FCX180,
+        FCX215,
         FCX225,
         FCX226,
+        FCX240,
         FCX254,
         FCX259,
         TXN,

@@ -19,7 +19,9 @@ from dataclasses import dataclass, field, fields
 from ..errors import ZvmsimError
 from ..monitor.records import (
     MRAPLEDT,
+    MRIODCAD,
     MRIODDEV,
+    MRIODVSW,
     MRMTRDEV,
     MRMTREND,
     MRMTREPR,
@@ -31,6 +33,7 @@ from ..monitor.records import (
     MRSTOATC,
     MRSYTCUG,
     MRSYTCUP,
+    MRSYTEPM,
     MRSYTRSG,
     MRSYTSYG,
     MRUSEACT,
@@ -61,6 +64,9 @@ class Interval:
     apps: dict[str, Counters] = field(default_factory=dict)
     lpus: dict[str, Counters] = field(default_factory=dict)  # logical PUs of all partitions
     pus: dict[str, Counters] = field(default_factory=dict)  # physical PUs by type
+    caches: dict[str, Counters] = field(default_factory=dict)  # control-unit cache, by base RDEV
+    channels: dict[str, Counters] = field(default_factory=dict)  # channel paths, by CHPID
+    vswitches: dict[str, Counters] = field(default_factory=dict)  # VSWITCHes, by name
 
 
 @dataclass
@@ -77,6 +83,8 @@ class RunData:
     spaces: dict[str, MRSTOASI] = field(default_factory=dict)
     apps: dict[str, str] = field(default_factory=dict)  # userid -> its workload's name
     lpars: dict[str, MRSYTCUG] = field(default_factory=dict)  # logical PU -> its description
+    channel_info: dict[str, MRSYTEPM] = field(default_factory=dict)  # CHPID -> last record
+    vswitch_info: dict[str, MRIODVSW] = field(default_factory=dict)  # name -> last record
 
     @property
     def whole(self) -> Interval:
@@ -93,8 +101,24 @@ _SAMPLED: dict[type[Record], str] = {
     MRAPLEDT: "apps",
     MRSYTCUG: "lpus",
     MRSYTCUP: "pus",
+    MRIODCAD: "caches",
+    MRSYTEPM: "channels",
+    MRIODVSW: "vswitches",
 }
-_GROUPS = ("cpus", "users", "devices", "pagevols", "spaces", "apps", "lpus", "pus")
+_GROUPS = (
+    "cpus",
+    "users",
+    "devices",
+    "pagevols",
+    "spaces",
+    "apps",
+    "lpus",
+    "pus",
+    "caches",
+    "channels",
+    "vswitches",
+)
+_DESCRIBED = (MRSYTEPM, MRIODVSW)  # sampled records whose last one also describes the entity
 
 
 def _empty_set() -> dict:
@@ -124,6 +148,7 @@ def reduce(data: MonitorData) -> RunData:
     spaces: dict[str, MRSTOASI] = {}
     apps: dict[str, str] = {}
     lpars: dict[str, MRSYTCUG] = {}
+    described: dict[type[Record], dict[str, Record]] = {k: {} for k in _DESCRIBED}
     sets: list[tuple[int, dict]] = []
     current = _empty_set()
     for rec in data:
@@ -151,6 +176,8 @@ def reduce(data: MonitorData) -> RunData:
                 apps[rec.userid] = rec.workload
             elif kind is MRSYTCUG:
                 lpars[rec.lpu] = rec
+            elif kind in described:
+                described[kind][getattr(rec, kind.KEY)] = rec
         elif kind is MRMTREND:
             if current["system"] is None:
                 raise ZvmsimError("corrupt monitor data: a sample set has no system record")
@@ -174,7 +201,18 @@ def reduce(data: MonitorData) -> RunData:
                 getattr(iv, group)[key] = _delta(rec, old[group].get(key), key)
         intervals.append(iv)
     return RunData(
-        system, profile, devices, users, intervals, user_config, events, spaces, apps, lpars
+        system,
+        profile,
+        devices,
+        users,
+        intervals,
+        user_config,
+        events,
+        spaces,
+        apps,
+        lpars,
+        channel_info=described[MRSYTEPM],  # type: ignore[arg-type]
+        vswitch_info=described[MRIODVSW],  # type: ignore[arg-type]
     )
 
 
@@ -225,6 +263,8 @@ _GAUGES = {
         MRPRCPRP,
         MRSYTCUG,
         MRSYTCUP,
+        MRSYTEPM,
+        MRIODVSW,
     )
     for f in fields(cls)
     if f.metadata.get("gauge")

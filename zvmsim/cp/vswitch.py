@@ -1,0 +1,87 @@
+"""A VSWITCH: CP's virtual switch, uplinked to the LAN through a real OSA.
+
+Guests hand it traffic with :meth:`VSwitch.transfer` (bytes out to the LAN,
+bytes in from it). The switch cuts each direction into packets of at most
+one MTU, counts bytes and packets as CP's VSWITCH record does, charges the
+guest CP's time per packet (at its next dispatch, like any CP work done on
+its behalf), adds the bytes and frames to its uplink OSA CHPID, and queues
+the packets for its controller virtual machine (DTCVSWn), which works them
+off in CPU bursts of its own (see :mod:`zvmsim.guests.network`).
+
+Nothing here waits: a transfer is bookkeeping at the moment it is made.
+Discards are counted but never happen yet (no buffer limit is modelled).
+"""
+
+from __future__ import annotations
+
+from ..calibration import VSwitchModel
+from ..errors import ZvmsimError
+from ..hardware.channels import Chpid
+from .vmdbk import Vmdbk
+
+__all__ = ["VSwitch"]
+
+
+class VSwitch:
+    """One virtual switch and its counters."""
+
+    __slots__ = (
+        "name",
+        "rdev",
+        "controller",
+        "osa",
+        "mtu",
+        "_cp_s",
+        "controller_s_per_packet",
+        "out_bytes",
+        "out_packets",
+        "out_discards",
+        "in_bytes",
+        "in_packets",
+        "in_discards",
+        "queued",
+    )
+
+    def __init__(
+        self, name: str, rdev: str, controller: str, osa: Chpid, model: VSwitchModel
+    ) -> None:
+        if model.mtu_bytes < 1:
+            raise ZvmsimError(f"calibration: VSWITCH MTU must be at least 1, not {model.mtu_bytes}")
+        self.name = name
+        self.rdev = rdev  # the uplink OSA's device number
+        self.controller = controller  # userid of the controller virtual machine
+        self.osa = osa
+        self.mtu = model.mtu_bytes
+        self._cp_s = model.cp_us_per_packet / 1e6
+        self.controller_s_per_packet = model.controller_us_per_packet / 1e6
+        self.out_bytes = 0
+        self.out_packets = 0
+        self.out_discards = 0
+        self.in_bytes = 0
+        self.in_packets = 0
+        self.in_discards = 0
+        self.queued = 0  # packets the controller has not worked off yet
+
+    def packets(self, nbytes: int) -> int:
+        """Packets needed to carry *nbytes*: one per MTU, the last one partly filled."""
+        return -(-nbytes // self.mtu)
+
+    def transfer(self, user: Vmdbk, out_bytes: int, in_bytes: int) -> None:
+        """*user* sends *out_bytes* to the LAN and receives *in_bytes* from it, now."""
+        if out_bytes < 0 or in_bytes < 0:
+            raise ZvmsimError(
+                f"VSWITCH {self.name}: user {user.userid} cannot move a negative number of bytes"
+            )
+        out_p, in_p = self.packets(out_bytes), self.packets(in_bytes)
+        self.out_bytes += out_bytes
+        self.out_packets += out_p
+        self.in_bytes += in_bytes
+        self.in_packets += in_p
+        user.pending_cp_s += (out_p + in_p) * self._cp_s
+        self.queued += out_p + in_p
+        self.osa.count(in_bytes, out_bytes, out_p + in_p)
+
+    def take_queued(self) -> int:
+        """The packets queued for the controller since it last looked; the queue empties."""
+        n, self.queued = self.queued, 0
+        return n

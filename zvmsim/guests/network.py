@@ -1,0 +1,89 @@
+"""Network guests: a VSWITCH controller, and a Linux guest that moves data.
+
+**VSWITCH controller** (``vswitch_controller``). The DTCVSWn virtual machine
+that drives a VSWITCH's uplink. Every ``tick_ms`` it takes the packets its
+switches queued since it last looked and works them off in one CPU burst
+(the calibrated controller time per packet). Between bursts it waits for
+the next interrupt in the dispatch list (test idle), as a real controller
+does, so it shows up in USTAT and USER like any other guest.
+
+**Linux network guest** (``linux_network``). Every ``tick_s`` it sends
+``out_kb_per_s`` and receives ``in_kb_per_s`` kilobytes (1000 bytes) per
+second's worth of data through its VSWITCH in one transfer, and spends
+``vcpu_us_per_kb`` of guest CPU per kilobyte on its own network stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from ..cp.vmdbk import TIW
+from ..errors import ZvmsimError
+from .base import Workload
+
+__all__ = ["LinuxNetwork", "VSwitchController"]
+
+
+class VSwitchController(Workload):
+    """The controller virtual machine of one or more VSWITCHes."""
+
+    PARAMS = {"tick_ms": 10.0, "virtual_mb": 32.0}
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        if self.p["tick_ms"] <= 0:
+            raise ZvmsimError(f"user {self.vm.userid}: tick_ms must be greater than 0")
+
+    def run(self) -> Generator:
+        m, vm = self.machine, self.vm
+        switches = [vs for vs in m.vswitches.values() if vs.controller == vm.userid]
+        tick = self.p["tick_ms"] / 1000.0
+        yield m.env.timeout(self.rnd.uniform(0.0, tick))
+        m.add_to_dispatch_list(vm)
+        while True:
+            vm.state = TIW
+            yield m.env.timeout(tick)
+            work = sum(vs.take_queued() * vs.controller_s_per_packet for vs in switches)
+            if work > 0:
+                yield m.processors.run(vm, work, 0.0)
+
+
+class LinuxNetwork(Workload):
+    """A Linux guest streaming data out and in through a VSWITCH."""
+
+    PARAMS = {
+        "vswitch": "",
+        "out_kb_per_s": 100.0,
+        "in_kb_per_s": 25.0,
+        "tick_s": 0.1,
+        "vcpu_us_per_kb": 2.0,
+        "virtual_mb": 512.0,
+    }
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        p = self.p
+        self.switch = self.machine.vswitches.get(p["vswitch"])
+        if self.switch is None:
+            raise ZvmsimError(f"user {self.vm.userid}: no VSWITCH '{p['vswitch']}'")
+        if p["tick_s"] <= 0 or min(p["out_kb_per_s"], p["in_kb_per_s"], p["vcpu_us_per_kb"]) < 0:
+            raise ZvmsimError(
+                f"user {self.vm.userid}: tick_s must be > 0 and rates and costs not negative"
+            )
+
+    def run(self) -> Generator:
+        m, vm, p, switch = self.machine, self.vm, self.p, self.switch
+        tick = p["tick_s"]
+        out_bytes = round(p["out_kb_per_s"] * 1000.0 * tick)
+        in_bytes = round(p["in_kb_per_s"] * 1000.0 * tick)
+        vcpu_s = (out_bytes + in_bytes) / 1000.0 * p["vcpu_us_per_kb"] / 1e6
+        yield m.env.timeout(self.rnd.uniform(0.0, tick))
+        m.add_to_dispatch_list(vm)
+        due = m.env.now
+        while True:
+            switch.transfer(vm, out_bytes, in_bytes)
+            yield m.processors.run(vm, vcpu_s, 0.0)
+            vm.state = TIW
+            due += tick  # keep the rate: the next transfer is due one tick after this one
+            yield m.env.timeout(max(0.0, due - m.env.now))

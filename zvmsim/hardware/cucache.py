@@ -1,0 +1,170 @@
+"""A storage controller's cache: read hits and misses, DASD fast write into NVS.
+
+One :class:`ControlUnitCache` belongs to one control-unit *instance* and is
+shared by every volume behind it, so a busy volume can push another's tracks
+out. It holds:
+
+* the **cache**: an LRU of tracks, keyed by (volume, track), whose capacity
+  is the cache size over the track size. A read whose track is cached is a
+  *read hit*: the control unit answers from cache with its short, calibrated
+  disconnect time. A *read miss* waits for the back-end disk (seek,
+  rotational delay, staging: the calibrated miss time with jitter) and the
+  track is *staged* into the cache, evicting the least recently used one.
+* the **NVS** (non-volatile storage): a DASD fast write puts the track in
+  cache and NVS and completes at cache speed — a *DFW hit*. Modified tracks
+  leave NVS oldest first at the calibrated destage rate; a second write to a
+  track still waiting there takes no new room. A write that finds NVS full
+  waits (disconnected) until destaging has made room for it and those ahead
+  of it; it is not a DFW hit.
+
+Every volume sees the cache through a :class:`VolumeCache`, which keeps that
+volume's counters (what CP's cache-activity monitor record carries) and its
+own random stream for the miss-time jitter. An I/O that names no track (a
+CP paging I/O, say) does not go through the cache model at all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+
+from ..calibration import CacheModel
+
+__all__ = ["ControlUnitCache", "VolumeCache"]
+
+MB = 2**20
+TRACK_KEY_BITS = 32  # a cache key is (volume number << 32) + track
+
+
+class ControlUnitCache:
+    """The cache and NVS of one control-unit instance."""
+
+    __slots__ = (
+        "name",
+        "capacity",
+        "nvs_capacity",
+        "miss_s",
+        "lo",
+        "span",
+        "lru",
+        "_volumes",
+        "_dirty",
+        "_destage_per_s",
+        "_credit",
+        "_drained_at",
+    )
+
+    def __init__(self, name: str, model: CacheModel, track_bytes: int, jitter: float) -> None:
+        self.name = name
+        self.capacity = max(1, int(model.cache_mb * MB // track_bytes))  # tracks
+        self.nvs_capacity = max(1, int(model.nvs_mb * MB // track_bytes))  # tracks
+        self.miss_s = model.miss_disc_ms / 1000.0
+        self.lo = 1.0 - jitter
+        self.span = 2.0 * jitter
+        self.lru: OrderedDict[int, None] = OrderedDict()
+        self._volumes: dict[str, VolumeCache] = {}
+        self._dirty: OrderedDict[int, None] = OrderedDict()  # modified tracks, oldest first
+        self._destage_per_s = model.destage_mb_s * 1e6 / track_bytes  # tracks per second
+        self._credit = 0.0  # destaging progress towards the next track
+        self._drained_at = 0.0
+
+    def volume(self, volser: str, rnd: random.Random) -> VolumeCache:
+        """The cache as volume *volser* sees it (one view per volume)."""
+        if volser not in self._volumes:
+            index = len(self._volumes) + 1
+            self._volumes[volser] = VolumeCache(self, volser, index << TRACK_KEY_BITS, rnd)
+        return self._volumes[volser]
+
+    @property
+    def cached_tracks(self) -> int:
+        """Tracks in the cache now."""
+        return len(self.lru)
+
+    @property
+    def nvs_tracks(self) -> int:
+        """Modified tracks in NVS now (or waiting for room in it)."""
+        return len(self._dirty)
+
+    def stage(self, key: int) -> None:
+        """Put track *key* in the cache (most recently used), evicting the oldest."""
+        lru = self.lru
+        if key in lru:
+            lru.move_to_end(key)
+            return
+        lru[key] = None
+        if len(lru) > self.capacity:
+            lru.popitem(last=False)
+
+    def nvs_write(self, key: int, now: float) -> float:
+        """A fast write of track *key* at time *now*: seconds it waits for NVS room."""
+        dirty = self._dirty
+        rate = self._destage_per_s
+        credit = self._credit + (now - self._drained_at) * rate
+        self._drained_at = now
+        done = min(int(credit), len(dirty))
+        for _ in range(done):
+            dirty.popitem(last=False)
+        self._credit = credit - done if dirty else 0.0  # an idle destager banks nothing
+        if key in dirty:
+            return 0.0  # the track is still waiting to be destaged: the write joins it
+        dirty[key] = None
+        over = len(dirty) - self.nvs_capacity
+        if over <= 0:
+            return 0.0
+        return (over - self._credit) / rate
+
+
+class VolumeCache:
+    """One volume's view of its control unit's cache, with its counters."""
+
+    __slots__ = (
+        "cu",
+        "volser",
+        "_base",
+        "_rand",
+        "reads",
+        "read_hits",
+        "writes",
+        "dfw_hits",
+        "staged",
+        "icl",
+        "bypass",
+        "nvs_wait_s",
+    )
+
+    def __init__(self, cu: ControlUnitCache, volser: str, base: int, rnd: random.Random) -> None:
+        self.cu = cu
+        self.volser = volser
+        self._base = base
+        self._rand = rnd.random
+        self.reads = 0
+        self.read_hits = 0
+        self.writes = 0
+        self.dfw_hits = 0
+        self.staged = 0  # tracks staged into the cache (read misses)
+        self.icl = 0  # inhibit-cache-load I/Os: CP never asks for them
+        self.bypass = 0  # cache-bypass I/Os: CP never asks for them
+        self.nvs_wait_s = 0.0
+
+    def disconnect(self, track: int, read: bool, now: float, hit_disc: float) -> float:
+        """Disconnect time (s) of one I/O to *track*; *hit_disc* is its time as a hit."""
+        cu = self.cu
+        key = self._base + track
+        if read:
+            self.reads += 1
+            lru = cu.lru
+            if key in lru:
+                lru.move_to_end(key)
+                self.read_hits += 1
+                return hit_disc
+            cu.stage(key)
+            self.staged += 1
+            return cu.miss_s * (cu.lo + cu.span * self._rand())
+        self.writes += 1
+        cu.stage(key)  # the written track is in cache now
+        wait = cu.nvs_write(key, now)
+        if wait <= 0.0:
+            self.dfw_hits += 1
+            return hit_disc
+        self.nvs_wait_s += wait
+        return hit_disc + wait
