@@ -53,6 +53,15 @@ def _paging_volumes(row: dict, run) -> list[float]:
 def _observed(row: dict, run) -> list[float]:
     if row["entity"] == "paging volumes":
         return _paging_volumes(row, run)
+    if row["report"] == "FCX225":
+        frame = zvmsim.report(run, "FCX225").frame
+        return [float(frame[frame["interval_end"] == row["entity"]].iloc[0][row["column"]])]
+    if row["report"] == "FCX126":  # a partition: the mean over its logical PUs
+        frame = zvmsim.report(run, "FCX126").frame
+        return [float(frame[frame["partition"] == row["entity"]][row["column"]].mean())]
+    if row["report"] == "FCX240":
+        frame = zvmsim.report(run, "FCX240").frame
+        return [float(frame[frame["addr"] == row["entity"]].iloc[0][row["column"]])]
     if row["report"] == "TXN":
         frame = zvmsim.report(run, "TXN").frame
         return [float(frame[frame["userid"] == row["entity"]].iloc[0][row["column"]])]

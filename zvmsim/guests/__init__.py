@@ -7,6 +7,7 @@ SimPy process. ``WORKLOADS`` maps the names used in scenario files to classes.
 
 from __future__ import annotations
 
+from .base import Idle
 from .cms import CmsCopyfile, CmsLight
 from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
@@ -16,6 +17,7 @@ __all__ = [
     "WORKLOADS",
     "CmsCopyfile",
     "CmsLight",
+    "Idle",
     "LinuxApp",
     "LinuxNetwork",
     "LinuxServer",
@@ -25,6 +27,7 @@ __all__ = [
 ]
 
 WORKLOADS = {
+    "idle": Idle,
     "cms_copyfile": CmsCopyfile,
     "cms_light": CmsLight,
     "linux_thrasher": LinuxThrasher,

@@ -12,7 +12,7 @@ from ..errors import ZvmsimError
 if TYPE_CHECKING:
     from ..machine import Machine
 
-__all__ = ["Workload"]
+__all__ = ["Idle", "Workload"]
 
 
 class Workload:
@@ -69,3 +69,11 @@ class Workload:
 
     def run(self) -> Generator:  # pragma: no cover - abstract
         raise NotImplementedError
+
+
+class Idle(Workload):
+    """A logged-on virtual machine with nothing to do (a service machine at rest)."""
+
+    def run(self) -> Generator:
+        return
+        yield  # pragma: no cover - makes this a generator

@@ -133,6 +133,7 @@ class LinuxServer(Workload):
         "history_cold_touch_rate": -1.0,
         "cpu_ms_per_s": 20.0,
         "tick_s": 0.5,
+        "hz": 0,  # Linux timer interrupts per second (100 for a 2.6 kernel of 2008)
     }
 
     def __init__(self, *args: Any) -> None:
@@ -143,6 +144,9 @@ class LinuxServer(Workload):
             raise ZvmsimError(f"user {self.vm.userid}: needs wss_mb <= used_mb <= virtual_mb")
         self.space = _space(self, self.p["virtual_mb"], detailed=False)
         self.space.wss = int(self.p["wss_mb"] * PAGES_PER_MB)
+        path_us = self.machine.config.calibration.path_us
+        self._timer_s = path_us["timer_tick_us"] / 1e6
+        self._timer_system_s = path_us["timer_tick_system_us"] / 1e6
 
     def prepare(self) -> None:
         """The server has used ``used_mb`` of its storage since it was started."""
@@ -205,4 +209,8 @@ class LinuxServer(Workload):
                     yield from step
             elif space.referenced < space.resident:
                 space.referenced += 1
+        ticks = self.p["hz"] * tick
+        if ticks:  # CP reflects each timer interrupt: time for the guest, and its own
+            vm.pending_cp_s += ticks * self._timer_s
+            cpu.charge_system(ticks * self._timer_system_s)
         yield cpu.run(vm, self.p["cpu_ms_per_s"] / 1000.0 * tick, 0.0)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from ..cp.minidisk import BLOCK_BYTES
 from ..cp.spaces import Space
 from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
@@ -64,6 +65,8 @@ class LinuxApp(LinuxServer):
         "io_per_txn": 0.0,
         "blocks_per_io": 1,
         "read_share": 0.7,
+        "hot_mb": 0.0,  # per disk: the region most of its I/O goes to (0: uniform)
+        "hot_share": 0.8,
         "vswitch": "",  # the VSWITCH its virtual NIC is coupled to
         "net_out_kb": 0.0,  # per transaction
         "net_in_kb": 0.0,
@@ -166,14 +169,29 @@ class LinuxApp(LinuxServer):
                 vm, int(self.p["net_out_kb"] * 1024), int(self.p["net_in_kb"] * 1024)
             )
 
+    def prepare(self) -> None:
+        """Storage as a Linux server's; the hot regions of its disks are in the CU cache."""
+        super().prepare()
+        hot = self._hot_blocks()
+        for disk in self.disks:
+            cache = disk.volume.cache
+            if hot and cache is not None:
+                last = disk.first_track + (min(hot, disk.blocks) - 1) // disk.blocks_per_track
+                cache.warm(range(disk.first_track, last + 1))
+
+    def _hot_blocks(self) -> int:
+        return int(self.p["hot_mb"] * 1024 * 1024 // BLOCK_BYTES)
+
     def _disk_io(self) -> Generator:
         """The request's reads and writes on the application's own minidisks."""
         vm, rnd, disks = self.vm, self.rnd, self.disks
         count, share = self.p["blocks_per_io"], self.p["read_share"]
+        hot, hot_share = self._hot_blocks(), self.p["hot_share"]
         for _ in range(poisson(rnd, self.p["io_per_txn"])):
             disk = disks[rnd.randrange(len(disks))]
             write = rnd.random() >= share
-            yield from disk.io(vm, rnd.randrange(disk.blocks), count, write=write)
+            span = min(hot, disk.blocks) if hot and rnd.random() < hot_share else disk.blocks
+            yield from disk.io(vm, rnd.randrange(span), count, write=write)
 
 
 class VdiskWriter(Workload):

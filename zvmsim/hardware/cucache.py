@@ -146,6 +146,11 @@ class VolumeCache:
         self.bypass = 0  # cache-bypass I/Os: CP never asks for them
         self.nvs_wait_s = 0.0
 
+    def warm(self, tracks: range) -> None:
+        """Tracks a workload has been using for hours: in the cache before the run starts."""
+        for track in tracks:
+            self.cu.stage(self._base + track)
+
     def disconnect(self, track: int, read: bool, now: float, hit_disc: float) -> float:
         """Disconnect time (s) of one I/O to *track*; *hit_disc* is its time as a hit."""
         cu = self.cu

@@ -11,13 +11,16 @@ from .dashboard import (
     thrasher_dashboard,
 )
 from .health import health_check, health_text
+from .healthboard import HealthBoard, health_dashboard
 
 __all__ = [
     "Dashboard",
+    "HealthBoard",
     "checklist_text",
     "dashboard",
     "duress_checklist",
     "health_check",
+    "health_dashboard",
     "health_text",
     "emergency_scan_dashboard",
     "pav_mdc_dashboard",

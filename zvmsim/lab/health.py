@@ -31,9 +31,10 @@ __all__ = ["HEALTH", "health_check", "health_text"]
 
 CPU_BUSY = 90.0  # % of the partition's logical PUs: little room left for peaks
 SUSP_HIGH = 5.0  # % of time a logical PU was ready but PR/SM did not dispatch it
-CPU_WAIT = 10.0  # % of samples a user waited for a processor
+CPU_WAIT = 20.0  # % of samples a user waited for a processor
 DASD_SLOW_MS = 10.0  # average DASD response time worth a closer look
-READ_HITS_LOW = 70.0  # % control-unit cache read hits
+READ_HITS_LOW = 30.0  # % control-unit cache read hits
+READS_MATTER = 1.0  # reads per second below which a volume's hit ratio says little
 CHANNEL_BUSY = 50.0  # % busy of a channel path
 
 MEAN = ">>Mean>>"
@@ -89,6 +90,9 @@ def _cache(run: RunData) -> tuple[str, str]:
         return "zvmsim has no control-unit cache report here", "not modelled"
     if frame.empty:
         return "no volume behind a cached control unit", "ok"
+    frame = frame[frame["io_rate"] * frame["pct_read"] / 100 >= READS_MATTER]
+    if frame.empty:
+        return f"no cached volume reads {READS_MATTER:g}/s or more", "ok"
     worst = frame.sort_values("pct_read_hits").iloc[0]
     seen = f"lowest read-hit ratio {worst['pct_read_hits']:.0f}% ({worst['volser']})"
     return seen, "look closer" if worst["pct_read_hits"] < READ_HITS_LOW else "ok"

@@ -1,0 +1,69 @@
+"""The healthy system: every basic thing to check is fine, and the reports agree."""
+
+from __future__ import annotations
+
+import pytest
+
+import zvmsim
+from zvmsim.lab import health_check, health_dashboard
+
+MEAN = ">>Mean>>"
+
+
+@pytest.fixture(scope="module")
+def fine(run_data):
+    return run_data("fine")
+
+
+def test_the_health_check_finds_nothing_wrong(fine) -> None:
+    checks = health_check(fine)
+    assert set(checks["topic"]) == {"CPU", "Storage", "CP", "Paging", "I/O", "Network"}
+    assert "look closer" not in set(checks["verdict"])
+    assert (checks["verdict"] == "not modelled").sum() <= 1  # only SXS
+
+
+def test_cpu_time_adds_up_on_every_processor(fine) -> None:
+    cpu = zvmsim.report(fine, "FCX100").frame
+    rows = cpu[cpu["cpu"] != ">>Total<<"]
+    for r in rows.itertuples():
+        assert r.pct_cpu + r.pct_wt + r.pct_susp == pytest.approx(100, abs=0.01)
+        assert r.pct_usr + r.pct_sys == pytest.approx(r.pct_cpu, abs=0.01)
+        assert r.pct_emu <= r.pct_usr
+    total = cpu[cpu["cpu"] == ">>Total<<"].iloc[0]
+    sysum = zvmsim.report(fine, "FCX225").frame
+    busy = sysum[sysum["interval_end"] == MEAN].iloc[0]["pct_busy"]
+    assert total["pct_cpu"] == pytest.approx(2 * busy, rel=1e-6)
+
+
+def test_lpar_report_shows_both_partitions(fine) -> None:
+    lpar = zvmsim.report(fine, "FCX126")
+    assert set(lpar.frame["partition"]) == {"LMRHA", "LMRPROD"}
+    own = lpar.frame[lpar.frame["partition"] == "LMRPROD"]
+    assert len(own) == 2 and (own["pct_susp"] < 0.1).all()
+    assert (own["pct_busy"] >= own["pct_vmld"]).all()  # PR/SM overhead on top
+    assert "LMRHA" in lpar.text
+
+
+def test_sysconf_describes_the_machine(fine) -> None:
+    conf = zvmsim.report(fine, "FCX180")
+    row = conf.frame.iloc[0]
+    assert row["cpu_model"] == "2086-A04" and row["pus_cp"] == 2 and row["logical_cpus"] == 2
+    assert row["central_mb"] == 12288
+    assert "Physical CPs configured" in conf.text
+
+
+def test_the_vswitch_carries_the_applications_traffic(fine) -> None:
+    vsw = zvmsim.report(fine, "FCX240").frame
+    txn = zvmsim.report(fine, "TXN").frame
+    apps = txn[txn["userid"] == ">>All<<"].set_index("workload")["etr"]
+    per_txn_kb = {"DB2": 1.0, "WAS": 8.0, "DOMINO": 5.0}
+    sent = sum(apps[w] * kb * 1024 for w, kb in per_txn_kb.items())
+    assert vsw.iloc[0]["out_bytes_rate"] == pytest.approx(sent, rel=0.05)
+
+
+def test_the_health_board_points_at_any_scenario() -> None:
+    board = health_dashboard()
+    assert "Health check" in board.text and not board.board.controls
+    board.picker.value = "thrasher"
+    assert list(board.board.controls) == ["thrashers", "paging_volumes", "hfs_interval"]
+    assert "look closer" in board.text  # LIN102 in page wait
