@@ -236,3 +236,18 @@ def test_mdc_read_waits_for_a_track_being_staged() -> None:
     assert finished["first"] == (pytest.approx(staged_at), 0)
     assert finished["second"] == (pytest.approx(staged_at), 1)  # no I/O of its own
     assert vol.base.ssch == 1
+
+
+def test_a_knob_can_scale_its_value_into_the_configuration() -> None:
+    import tomllib
+
+    from zvmsim.paths import data_dir
+    from zvmsim.scenario import Scenario
+
+    path = data_dir() / "scenarios" / "drafts" / "undersized-lpar.toml"
+    raw = tomllib.loads(path.read_text())
+    config = Scenario("undersized-lpar", raw).config({"central_gb": 52, "xstore_gb": 0, "ifls": 3})
+    assert config.storage.central_mb == 52 * 1024 and config.storage.xstore_mb == 0
+    assert config.processors.count == 3
+    own = next(p for p in config.cec.partitions if p.own)
+    assert own.logical == 3

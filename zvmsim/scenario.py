@@ -4,7 +4,8 @@ A scenario is a TOML file in ``data/scenarios/``: the configuration of one
 case study plus ``[knobs.*]`` tables. A knob has a name, a type (``bool``,
 ``int``, ``float`` or ``choice``), a default, an allowed range and help text,
 and says which configuration settings it changes — either ``set = [paths]``
-(the knob's value is written there) or ``values.<choice> = {path = value}``.
+(the knob's value is written there, times ``scale`` if given) or
+``values.<choice> = {path = value}``.
 """
 
 from __future__ import annotations
@@ -118,7 +119,11 @@ class Scenario:
             raise ZvmsimError(f"scenario {self.name}: knob {name} has unknown type '{kind}'")
         knob.parse(knob.default)
         self.knobs[name] = knob
-        self._targets[name] = {"set": body.pop("set", []), "values": body.pop("values", {})}
+        self._targets[name] = {
+            "set": body.pop("set", []),
+            "values": body.pop("values", {}),
+            "scale": body.pop("scale", 1),  # e.g. 1024: a knob in GB sets a value in MB
+        }
         if body:
             raise ZvmsimError(f"scenario {self.name}: knob {name}: unknown key '{sorted(body)[0]}'")
 
@@ -145,7 +150,8 @@ class Scenario:
         for key, value in chosen.items():
             target = self._targets[key]
             for path in target["set"]:
-                _assign(raw, path, value)
+                scale = target["scale"]
+                _assign(raw, path, value * scale if scale != 1 else value)
             for path, fixed in target["values"].get(str(value), {}).items():
                 _assign(raw, path, fixed)
         if duration is not None:
