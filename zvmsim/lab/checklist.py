@@ -23,7 +23,7 @@ import pandas as pd
 from ..api import report
 from ..perfkit.reduce import RunData
 
-__all__ = ["CHECKS", "Check", "duress_checklist", "checklist_text"]
+__all__ = ["CHECKS", "Check", "answer_checks", "checklist_text", "duress_checklist"]
 
 MEAN = ">>Mean>>"
 TV_HIGH = 1.5  # T/V above this: CP works hard for its guests
@@ -176,13 +176,14 @@ CHECKS: list[Check] = [
 ]
 
 
-def duress_checklist(run: RunData) -> pd.DataFrame:
-    """The checklist answered for *run*: question, report, observed, verdict."""
+def answer_checks(run: RunData, checks: list[tuple[str, Check]]) -> pd.DataFrame:
+    """Answer (topic, check) pairs for *run*: topic, question, report, observed, verdict."""
     rows = []
-    for check in CHECKS:
+    for topic, check in checks:
         observed, verdict = check.answer(run)
         rows.append(
             {
+                "topic": topic,
                 "question": check.question,
                 "report": check.report,
                 "observed": observed,
@@ -190,6 +191,11 @@ def duress_checklist(run: RunData) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def duress_checklist(run: RunData) -> pd.DataFrame:
+    """The checklist answered for *run*: question, report, observed, verdict."""
+    return answer_checks(run, [("", c) for c in CHECKS]).drop(columns="topic")
 
 
 def checklist_text(run: RunData) -> str:

@@ -25,6 +25,7 @@ from .checklist import (
     _paging_queue,
     _space_full,
     _tv,
+    answer_checks,
 )
 
 __all__ = ["HEALTH", "health_check", "health_text"]
@@ -166,19 +167,7 @@ HEALTH: list[tuple[str, Check]] = [
 
 def health_check(run: RunData, checks: list[tuple[str, Check]] | None = None) -> pd.DataFrame:
     """The basic things to check, answered for *run*: topic, question, report, observed, verdict."""
-    rows = []
-    for topic, check in checks or HEALTH:
-        observed, verdict = check.answer(run)
-        rows.append(
-            {
-                "topic": topic,
-                "question": check.question,
-                "report": check.report,
-                "observed": observed,
-                "verdict": verdict,
-            }
-        )
-    return pd.DataFrame(rows)
+    return answer_checks(run, checks or HEALTH)
 
 
 def health_text(run: RunData) -> str:
