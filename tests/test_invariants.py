@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 import zvmsim
+from zvmsim.cp.vmdbk import STATES
 from zvmsim.machine import Machine
 from zvmsim.monitor.records import MRIODCAD, RECORD_TYPES
 from zvmsim.perfkit import reduce
@@ -88,9 +89,12 @@ def test_virtual_io_is_avoided_or_real(fine) -> None:
 def test_ustat_states_are_shares_of_samples(fine) -> None:
     _, run = fine
     frame = zvmsim.report(run, "FCX114").frame
-    states = [c for c in frame.columns if c.startswith("pct_") and c != "pct_act"]
+    states = [f"pct_{s}" for s in STATES]
+    classes = ["pct_q0", "pct_q1", "pct_q2", "pct_q3", "pct_e"]
     for row in frame.to_dict("records"):
         assert sum(row[c] for c in states) == pytest.approx(100.0)
+        if row["pct_q0"] == row["pct_q0"]:  # in queue at some sample: classes add up too
+            assert sum(row[c] for c in classes) == pytest.approx(100.0)
 
 
 def test_user_cpu_identities(run_data) -> None:

@@ -18,6 +18,7 @@ __all__ = [
     "Calibration",
     "ChannelSpeed",
     "ControlUnitTiming",
+    "SxsModel",
     "VSwitchModel",
     "load_calibration",
 ]
@@ -45,6 +46,25 @@ class VSwitchModel:
     mtu_bytes: int = 1500
     cp_us_per_packet: float = 0.0
     controller_us_per_packet: float = 0.0
+
+
+@dataclass(frozen=True)
+class SxsModel:
+    """What CP keeps in its System Execution Space: a fixed part plus a cost per object.
+
+    Pages: ``size_pages`` in all; ``id_mapped_pages`` (nucleus, identity-mapped)
+    and ``fixed_pages`` (CP's other blocks) always used; then per logged-on
+    user, per real device, per I/O in flight, and one page of DAT tables per
+    ``resident_per_table_page`` resident pages of an address space.
+    """
+
+    size_pages: int = 524287
+    id_mapped_pages: int = 0
+    fixed_pages: int = 0
+    user_pages: int = 0
+    device_pages: int = 0
+    resident_per_table_page: int = 1024
+    io_pages: int = 0
 
 
 @dataclass(frozen=True)
@@ -89,6 +109,7 @@ class Calibration:
     read_pages_max: int
     prsm_overhead: float = 0.0  # PR/SM time per second a logical PU is dispatched
     vswitch: VSwitchModel = VSwitchModel()
+    sxs: SxsModel = SxsModel()
 
 
 def _read(name: str) -> dict:
@@ -114,6 +135,14 @@ def _cache_model(cu: dict) -> CacheModel | None:
     )
     if min(model.cache_mb, model.nvs_mb, model.miss_disc_ms, model.destage_mb_s) <= 0:
         raise ValueError("cache_mb, nvs_mb, miss_disc_ms and destage_mb_s must be positive")
+    return model
+
+
+def _sxs_model(table: dict) -> SxsModel:
+    """The SXS model of cp.toml's ``[sxs]`` table: whole, non-negative page counts."""
+    model = SxsModel(**{k: int(v) for k, v in table.items() if k != "source"})
+    if min(vars(model).values()) < 0 or model.resident_per_table_page < 1:
+        raise ValueError("[sxs] page counts must be whole numbers 0 or more")
     return model
 
 
@@ -157,6 +186,7 @@ def load_calibration() -> Calibration:
                 float(net["vswitch"]["cp_us_per_packet"]),
                 float(net["vswitch"]["controller_us_per_packet"]),
             ),
+            sxs=_sxs_model(cp["sxs"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ZvmsimError(f"calibration data is incomplete: {exc}") from None

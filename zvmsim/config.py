@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .calibration import Calibration
+from .cp.scheduler import SrmConfig
 from .errors import ZvmsimError
 from .hardware.prsm import CecConfig, PartitionConfig
 
@@ -135,6 +136,10 @@ class GuestConfig:
     userids: tuple[str, ...]
     workload: str
     params: dict[str, Any] = field(default_factory=dict)
+    quickdsp: bool = False
+    share_relative: int = 100  # 0 when the share is absolute
+    share_absolute: float = 0.0  # % of the system
+    limithard: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,6 +193,7 @@ class SystemConfig:
     storage: StorageConfig | None = None
     paging: PagingConfig | None = None
     cec: CecConfig | None = None
+    srm: SrmConfig = field(default_factory=SrmConfig)
     control_units: dict[str, ControlUnitConfig] = field(default_factory=dict)
     vswitches: dict[str, VSwitchConfig] = field(default_factory=dict)
 
@@ -367,6 +373,8 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         prefix = t.get("userid", str)
         workload = t.get("workload", str)
         params = t.get("params", dict, {})
+        quickdsp = t.get("quickdsp", bool, False)
+        share = _share(t.get("share", str, "RELATIVE 100"), f"guests.{gname}.share")
         t.done()
         if not 1 <= count <= 999:
             raise ZvmsimError(f"guests.{gname}.count must be 1 to 999, not {count}")
@@ -374,7 +382,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         for u in userids:
             if len(u) > 8:
                 raise ZvmsimError(f"userid '{u}' is longer than 8 characters")
-        guests[gname] = GuestConfig(gname, userids, workload, params)
+        guests[gname] = GuestConfig(gname, userids, workload, params, quickdsp, *share)
 
     minidisks = {}
     for mname, body in _Table(top.get("minidisks", dict, {}), "[minidisks]").data.items():
@@ -413,6 +421,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
     if paging is not None and storage is None:
         raise ZvmsimError("[paging] needs a [storage] section")
     vswitches = _vswitches(top.get("vswitches", dict, {}), channels, guests)
+    srm = _srm(top.get("scheduler", dict, None))
     top.done()
     return SystemConfig(
         scenario=name,
@@ -432,6 +441,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         cec=cec,
         control_units=units,
         vswitches=vswitches,
+        srm=srm,
     )
 
 
@@ -490,6 +500,40 @@ def _vswitches(body: dict, channels: dict, guests: dict) -> dict[str, VSwitchCon
             raise ZvmsimError(f"{where}: CHPID {chpid} is {channels[chpid].kind}, not an OSA (OSD)")
         out[name] = VSwitchConfig(name, rdev, controller, chpid)
     return out
+
+
+def _share(text: str, where: str) -> tuple[int, float, bool]:
+    """SET SHARE as a directory states it: ``RELATIVE 200`` or ``ABSOLUTE 10% LIMITHARD``."""
+    words = text.upper().replace("%", " ").split()
+    try:
+        if len(words) == 2 and words[0] == "RELATIVE" and 1 <= int(words[1]) <= 10000:
+            return int(words[1]), 0.0, False
+        if words and words[0] == "ABSOLUTE" and len(words) in (2, 3):
+            value = float(words[1])
+            limit = words[2] if len(words) == 3 else "LIMITSOFT"
+            if 0 < value <= 100 and limit in ("LIMITHARD", "LIMITSOFT"):
+                return 0, value, limit == "LIMITHARD"
+    except ValueError:
+        pass
+    raise ZvmsimError(f"{where}: '{text}' is not RELATIVE n or ABSOLUTE n% [LIMITHARD]")
+
+
+def _srm(body: dict | None) -> SrmConfig:
+    """SET SRM STORBUF, LDUBUF and DSPBUF (three values each), CP's defaults if absent."""
+    if body is None:
+        return SrmConfig()
+    t = _Table(body, "[scheduler]")
+    default = SrmConfig()
+    values = {}
+    for key in ("storbuf", "ldubuf", "dspbuf"):
+        triple = tuple(t.get(key, list, list(getattr(default, key))))
+        if len(triple) != 3 or not all(isinstance(v, int) and v > 0 for v in triple):
+            raise ZvmsimError(f"[scheduler].{key} must be three positive whole numbers")
+        if not triple[0] >= triple[1] >= triple[2]:
+            raise ZvmsimError(f"[scheduler].{key} must not grow from class 1 to class 3")
+        values[key] = triple
+    t.done()
+    return SrmConfig(**values)
 
 
 PU_TYPES = ("CP", "IFL", "ICF", "ZIIP", "ZAAP")

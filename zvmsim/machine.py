@@ -21,8 +21,9 @@ from .cp.io import VolumeIO
 from .cp.mdc import MinidiskCache
 from .cp.minidisk import BLOCK_BYTES, Minidisk
 from .cp.paging import PageVolume, PagingDevices
+from .cp.scheduler import Scheduler
 from .cp.storage import Storage
-from .cp.vmdbk import DM, RUN, Vmdbk
+from .cp.vmdbk import Vmdbk
 from .cp.vswitch import VSwitch
 from .errors import ZvmsimError
 from .guests import WORKLOADS
@@ -114,6 +115,10 @@ class Machine:
                 if userid in self.users:
                     raise ZvmsimError(f"userid {userid} is defined twice")
                 vm = Vmdbk(userid)
+                vm.quickdsp = guest.quickdsp
+                vm.share_relative = guest.share_relative
+                vm.share_absolute = guest.share_absolute
+                vm.limithard = guest.limithard
                 self.users[userid] = vm
                 self.workloads.append(
                     cls(self, vm, guest.params, self.streams.stream(f"workload:{userid}"))
@@ -132,6 +137,12 @@ class Machine:
                 for w in self.workloads:
                     w.history(config.storage.history_s / steps)  # type: ignore[union-attr]
             self.storage.quiet = False
+        self._guest_spaces = {
+            s.owner: s for s in (self.storage.spaces if self.storage else []) if s.kind == "guest"
+        }
+        dpa = self.storage.frames if self.storage is not None else 2**31
+        self.scheduler = Scheduler(self.env, config.srm, dpa, self._wss)
+        self.processors.scheduler = self.scheduler
         self.monitor = MonitorCollector(self)
 
     def _volume_cache(self, volser: str, cu_type: str, instance: str) -> VolumeCache | None:
@@ -202,14 +213,19 @@ class Machine:
         return self._layouts[key]
 
     def add_to_dispatch_list(self, vm: Vmdbk) -> None:
-        """A dormant user got work: it joins the dispatch list."""
-        vm.state = RUN
+        """A dormant user got work: the scheduler admits it (or holds it as eligible)."""
+        self.scheduler.add(vm)
         self.monitor.dispatch_event(vm, True)
 
     def drop_from_dispatch_list(self, vm: Vmdbk) -> None:
         """A user went idle: it leaves the dispatch list and becomes dormant."""
-        vm.state = DM
+        self.scheduler.drop(vm)
         self.monitor.dispatch_event(vm, False)
+
+    def _wss(self, vm: Vmdbk) -> int:
+        """The user's working set (pages) as the scheduler estimates it."""
+        space = self._guest_spaces.get(vm.userid)
+        return space.wss if space is not None else 0
 
     def run(self) -> MonitorData:
         """Warm up, start the monitor, run the configured intervals; return the records."""

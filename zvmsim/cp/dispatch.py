@@ -22,10 +22,12 @@ is charged the burst's own length only.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Generator
+from typing import Any
 
 import simpy
 
-from .vmdbk import CPU, RUN, Vmdbk
+from .vmdbk import CPU, LIM, RUN, Vmdbk
 
 __all__ = ["Processors"]
 
@@ -46,6 +48,7 @@ class Processors:
         "speed",
         "susp_s",
         "_segments",
+        "scheduler",
     )
 
     def __init__(self, env: simpy.Environment, count: int, interrupt_us: float = 0.0) -> None:
@@ -62,18 +65,26 @@ class Processors:
         self.susp_s = [0.0] * count  # placed suspended time (PR/SM did not dispatch us)
         # once PR/SM slows us down: per processor, the placed bursts (start, end, speed)
         self._segments: list[deque[tuple[float, float, float]]] | None = None
+        self.scheduler: Any = None  # the scheduler, for users waiting in the eligible list
 
     def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Timeout:
         """Place a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
 
         CP time done earlier on the user's behalf (``pending_cp_s``) is charged here too.
         """
+        if user.elisted:  # not admitted: the burst waits for the scheduler first
+            return self.env.process(self._after_admission(user, virtual_s, cp_s))
         now = self.env.now
+        if user.limithard and user.limit_free_at > now:  # over its limit: held back
+            return self.env.process(self._after_limit(user, virtual_s, cp_s))
         total = virtual_s + cp_s + user.pending_cp_s
         user.pending_cp_s = 0.0
         free_at = self.free_at
         cpu = free_at.index(min(free_at))
         start = free_at[cpu] if free_at[cpu] > now else now
+        if user.limithard:
+            rate = user.share_absolute / 100.0 * self.count  # processors' worth it may use
+            user.limit_free_at = start + total / rate
         speed = self.speed[cpu]
         if speed == 1.0:
             end = start + total
@@ -90,6 +101,15 @@ class Processors:
         user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
         user.state = CPU if start > now else RUN
         return self.env.timeout(end - now)
+
+    def _after_admission(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
+        yield self.scheduler.wait_admitted(user)
+        yield self.run(user, virtual_s, cp_s)
+
+    def _after_limit(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
+        user.state = LIM
+        yield self.env.timeout(user.limit_free_at - self.env.now)
+        yield self.run(user, virtual_s, cp_s)
 
     def charge_system(self, seconds: float) -> None:
         """Record CP time no user is charged for (spread over the processors)."""

@@ -154,6 +154,8 @@ class Space:
             return "shared"
         if self.vm is None or self.vm.state == DM:
             return "dormant"
+        if self.vm.elisted:
+            return "eligible"
         return "dispatch"
 
     @property

@@ -43,6 +43,14 @@ class Vmdbk:
         "vio_avoid",
         "pending_cp_s",
         "burst",
+        "quickdsp",
+        "share_relative",
+        "share_absolute",
+        "limithard",
+        "added_at",
+        "elisted",
+        "eclass",
+        "limit_free_at",
     )
 
     def __init__(self, userid: str) -> None:
@@ -55,3 +63,13 @@ class Vmdbk:
         self.vio_avoid = 0
         self.pending_cp_s = 0.0  # CP work done for the user, charged at its next dispatch
         self.burst = (0.0, 0.0, 0.0, 0, 1.0)  # last CPU burst: start, end, share, CPU, speed
+        # directory and scheduler settings
+        self.quickdsp = False
+        self.share_relative = 100  # SET SHARE RELATIVE (0 when the share is absolute)
+        self.share_absolute = 0.0  # SET SHARE ABSOLUTE, % of the system
+        self.limithard = False
+        # scheduler state
+        self.added_at = 0.0  # when it last entered the dispatch list
+        self.elisted = False  # waiting in the eligible list
+        self.eclass = 0
+        self.limit_free_at = 0.0  # earliest start its limit allows for the next burst

@@ -7,7 +7,7 @@ one report of the run, the way a student would read it, and gets a verdict:
 * ``ok`` — nothing to worry about on this count;
 * ``look closer`` — the report shows what the question warns about;
 * ``not modelled`` — zvmsim does not simulate what the question needs
-  (spin locks, system execution space): the row says so rather than guess.
+  (spin locks): the row says so rather than guess.
 
 The limits are teaching rules of thumb, not IBM thresholds; they are named
 constants below so an instructor can discuss (and change) them.
@@ -33,6 +33,7 @@ MLOAD_SLOW_MS = 10.0  # paging response time (MLOAD) a page fault would notice
 BLOCK_SMALL = 2  # pages per paging I/O below this: block paging is not helping
 SPACE_FULL = 50  # % of page slots in use above which CP struggles to find blocks
 APP_SLOW_MS = 100.0  # an interactive transaction slower than this is noticed
+SXS_USED_HIGH = 75.0  # % of the system execution space in use: CP's room is running out
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,16 @@ def _mdc(run: RunData) -> tuple[str, str]:
         return "no I/O avoided: minidisk cache is not in use here", "ok"
     share = 100.0 * avoided / (avoided + real)
     return f"{share:.0f}% of DASD reads and writes avoided", "ok"
+
+
+def _sxs(run: RunData) -> tuple[str, str]:
+    row = _mean_row(run, "FCX264")
+    if row is None:
+        return "no system execution space records in this data", "not modelled"
+    used, total = float(row["used_pages"]), float(row["total_pages"])
+    pct = 100.0 * used / total
+    seen = f"{used:,.0f} of {total:,.0f} pages used ({pct:.1f}%)"
+    return seen, "look closer" if pct > SXS_USED_HIGH else "ok"
 
 
 def _dasd_vs_xstore(run: RunData) -> tuple[str, str]:
@@ -166,7 +177,7 @@ CHECKS: list[Check] = [
     Check("Does USTAT show users in page wait?", "FCX114 USTAT", _page_wait),
     Check("Is an eligible list forming?", "FCX225 SYSSUMLG", _eligible),
     Check("Are MDC hits satisfactory?", "FCX108 DEVICE", _mdc),
-    Check("Is there plenty of system execution space?", "FCX264 SXSUTIL", _not_modelled("SXS")),
+    Check("Is there plenty of system execution space?", "FCX264 SXSUTIL", _sxs),
     Check("Is the DASD page rate above the XSTORE page rate?", "FCX143 PAGELOG", _dasd_vs_xstore),
     Check("Are there queues at the paging DASD?", "FCX109 DEVICE CPOWNED", _paging_queue),
     Check("Is paging response time (MLOAD) fine?", "FCX109 DEVICE CPOWNED", _mload),

@@ -24,6 +24,7 @@ from .checklist import (
     _page_wait,
     _paging_queue,
     _space_full,
+    _sxs,
     _tv,
     answer_checks,
 )
@@ -124,13 +125,6 @@ def _vswitch(run: RunData) -> tuple[str, str]:
     )
 
 
-def _sxs(run: RunData) -> tuple[str, str]:
-    frame = _frame(run, "FCX264")
-    if frame is None:
-        return "zvmsim does not simulate the system execution space", "not modelled"
-    return "see FCX264", "ok"
-
-
 def _topic(topic: str, checks: list[Check]) -> list[tuple[str, Check]]:
     return [(topic, c) for c in checks]
 
@@ -182,4 +176,3 @@ def health_text(run: RunData) -> str:
         lines.append(f"  [{r.verdict:^12}] {r.question:<48} {r.report}")
         lines.append(f"  {'':14} {r.observed}")
     return "\n".join(lines)
-

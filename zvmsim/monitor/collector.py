@@ -9,10 +9,10 @@ first sample set. Then, on one timeline:
   each exposure is busy — adding one to counters, exactly as CP does, so the
   reports show shares of samples, not of time;
 * every sample interval it writes a sample set: one record per processor,
-  user and device, cache activity for each volume whose control unit
-  simulates its cache (and, when storage is modelled, global storage, each
-  paging volume and each address space), carrying cumulative counters, then
-  an end-of-set record.
+  user and device, the System Execution Space (:mod:`zvmsim.cp.sxs`), cache
+  activity for each volume whose control unit simulates its cache (and, when
+  storage is modelled, global storage, each paging volume and each address
+  space), carrying cumulative counters, then an end-of-set record.
 
 Channel paths and VSWITCHes are sampled by :mod:`.channels` (HF busy bands,
 one D0 R20 record per CHPID and one D6 R21 record per VSWITCH per set).
@@ -26,6 +26,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING
 
 from ..cp.dispatch import Processors
+from ..cp.sxs import sxs_usage
 from ..cp.vmdbk import DM, STATES, Vmdbk
 from .channels import ChannelSampler
 from .records import (
@@ -35,6 +36,7 @@ from .records import (
     MRMTRDEV,
     MRMTREND,
     MRMTREPR,
+    MRMTRSCH,
     MRMTRSPR,
     MRMTRSYS,
     MRMTRUSR,
@@ -46,6 +48,7 @@ from .records import (
     MRSYTCUG,
     MRSYTCUP,
     MRSYTRSG,
+    MRSYTSXG,
     MRSYTSYG,
     MRUSEACT,
     Record,
@@ -83,6 +86,8 @@ class MonitorCollector:
         self._user_hf = {u: [0] * len(STATES) for u in machine.users}
         self._dev_hf = {r.addr: [0, 0, 0] for v in machine.volumes.values() for r in v.exposures}
         self._sys_hf = [0, 0, 0]
+        self._sys_cls = [0] * 7  # samples of users in Q0-Q3 and E1-E3
+        self._user_cls = {u: [0] * 7 for u in machine.users}
         self._avail_hf = 0
         storage = machine.storage
         self._spaces = {s.owner: s for s in storage.spaces if s.kind == "guest"} if storage else {}
@@ -129,12 +134,20 @@ class MonitorCollector:
         m = self.machine
         dispatch = 0
         now = m.env.now
+        sched, classes = m.scheduler, self._sys_cls
+        eligible = 0
         for userid, vm in m.users.items():
             state = Processors.sampled_state(vm, now)
             self._user_hf[userid][state] += 1
-            dispatch += state != DM
+            dispatch += state != DM and not vm.elisted
+            klass = 3 + vm.eclass if vm.elisted else sched.qclass(vm, now)
+            if klass >= 0:  # Q0-Q3 as 0-3, E1-E3 as 4-6
+                self._user_cls[userid][klass] += 1
+                classes[klass] += 1
+            eligible += vm.elisted
         self._sys_hf[0] += 1
         self._sys_hf[1] += dispatch
+        self._sys_hf[2] += eligible
         if m.storage is not None:
             self._avail_hf += m.storage.available
         for vol in m.volumes.values():
@@ -174,6 +187,15 @@ class MonitorCollector:
             )
         )
         out.append(MRMTREPR(tod=tod, event_domains=domain_mask(SCHEDULER)))
+        srm = cfg.srm
+        out.append(
+            MRMTRSCH(
+                tod=tod,
+                **{f"{name}{i + 1}": v for name in ("storbuf", "ldubuf", "dspbuf")
+                   for i, v in enumerate(getattr(srm, name))},
+                **{f"ets_q{i + 1}_us": _us(v) for i, v in enumerate(srm.ets_s)},
+            )
+        )  # fmt: skip
         for volser, vol in m.volumes.items():
             model, cu, chpids, usage = m.volume_info[volser]
             for rdev in vol.exposures:
@@ -203,15 +225,16 @@ class MonitorCollector:
         p = workload.p if workload is not None else {}
         space = self._spaces.get(userid)
         pages = space.pages if space else int(p.get("virtual_mb", 0) * PAGES_PER_MB)
+        vm = self.machine.users[userid]
         return MRMTRUSR(
             tod=self.tod(),
             userid=userid,
             virtual_cpus=int(p.get("virtual_cpus", 1)),
             storage_pages=pages,
             reserved=space.reserved if space else 0,
-            share_relative=int(p.get("share_relative", 100)),
-            share_absolute_tenths=0,
-            quickdsp=int(bool(p.get("quickdsp", False))),
+            share_relative=vm.share_relative,
+            share_absolute_tenths=int(round(vm.share_absolute * 10)),
+            quickdsp=int(vm.quickdsp),
             nomdcfs=int(bool(p.get("nomdcfs", False))),
         )
 
@@ -227,6 +250,31 @@ class MonitorCollector:
         for pu_type, count in sorted(prsm.cec.pus.items()):
             out.append(MRSYTCUP(tod=tod, pu_type=pu_type, count=count))
 
+    def _sxs_record(self, tod: int) -> MRSYTSXG:
+        """CP's System Execution Space now: what users, real devices, resident
+        storage (DAT tables) and I/Os in flight take of it (see :mod:`zvmsim.cp.sxs`)."""
+        m = self.machine
+        spaces = m.storage.spaces if m.storage is not None else []
+        usage = sxs_usage(
+            m.config.calibration.sxs,
+            users=len(m.users),
+            devices=sum(len(v.exposures) for v in m.volumes.values()),
+            resident=[s.resident for s in spaces],
+            io_in_flight=sum(v.in_flight for v in m.volumes.values()),
+        )
+        return MRSYTSXG(
+            tod=tod,
+            size=usage.size,
+            available=usage.available,
+            used=usage.used,
+            id_mapped=usage.id_mapped,
+            fixed=usage.fixed,
+            users=usage.users,
+            devices=usage.devices,
+            tables=usage.tables,
+            io=usage.io,
+        )
+
     def _sample_set(self) -> None:
         m, tod, out = self.machine, self.tod(), self.data.records
         now = m.env.now
@@ -237,6 +285,7 @@ class MonitorCollector:
                 hf_samples=self._sys_hf[0],
                 hf_dispatch=self._sys_hf[1],
                 hf_eligible=self._sys_hf[2],
+                **_classes(self._sys_cls),
             )
         )
         procs = m.processors
@@ -257,6 +306,7 @@ class MonitorCollector:
                 )
             )
         self._lpar_records(out, tod, now)
+        out.append(self._sxs_record(tod))
         storage = m.storage
         if storage is not None:
             out.append(
@@ -343,6 +393,7 @@ class MonitorCollector:
                     vio_dasd=vm.vio_dasd,
                     vio_avoid=vm.vio_avoid,
                     hf_samples=sum(hf),
+                    **_classes(self._user_cls[userid]),
                     **paging,
                     **states,
                 )
@@ -395,6 +446,12 @@ class MonitorCollector:
         out.extend(self._channels.records(tod))
         out.append(MRMTREND(tod=tod, interval=self._interval))
         self._interval += 1
+
+
+def _classes(counts: list[int]) -> dict[str, int]:
+    """Class sample counts (Q0-Q3, E1-E3) as record fields."""
+    names = ("cls_q0", "cls_q1", "cls_q2", "cls_q3", "cls_e1", "cls_e2", "cls_e3")
+    return dict(zip(names, counts, strict=True))
 
 
 def _lpar_record(part: PartitionConfig, cpu: int, tod: int, busy: float, ovhd: float) -> Record:

@@ -21,6 +21,7 @@ from ..errors import ZvmsimError
 
 __all__ = [
     "MRAPLEDT",
+    "MRMTRSCH",
     "MRSYTCUG",
     "MRSYTCUP",
     "DOMAINS",
@@ -42,6 +43,7 @@ __all__ = [
     "MRSTOASI",
     "MRSTOATC",
     "MRSYTRSG",
+    "MRSYTSXG",
     "MRSYTSYG",
     "MRUSEACT",
     "Record",
@@ -250,6 +252,34 @@ class MRSYTSYG(Record):
     hf_samples: int = 0
     hf_dispatch: int = 0  # users found in the dispatch list, summed over samples
     hf_eligible: int = 0  # users found in the eligible list, summed over samples
+    cls_q0: int = 0  # users found in each class, summed over samples
+    cls_q1: int = 0
+    cls_q2: int = 0
+    cls_q3: int = 0
+    cls_e1: int = 0
+    cls_e2: int = 0
+    cls_e3: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MRMTRSCH(Record):
+    """D1 R16 — scheduler settings: SET SRM STORBUF, LDUBUF, DSPBUF, time slices."""
+
+    DOMAIN = 1
+    NUMBER = 16
+    tod: int
+    storbuf1: int = _gauge()
+    storbuf2: int = _gauge()
+    storbuf3: int = _gauge()
+    ldubuf1: int = _gauge()
+    ldubuf2: int = _gauge()
+    ldubuf3: int = _gauge()
+    dspbuf1: int = _gauge()
+    dspbuf2: int = _gauge()
+    dspbuf3: int = _gauge()
+    ets_q1_us: int = _gauge()
+    ets_q2_us: int = _gauge()
+    ets_q3_us: int = _gauge()
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,6 +397,29 @@ class MRSYTEPM(Record):
     hf_band9: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class MRSYTSXG(Record):
+    """D0 R21 — the System Execution Space (global): CP's 2 GB space, pages by use.
+
+    All gauges, at the moment of the sample: the space's size, the pages on
+    its available queues and in use, and the used pages split by what holds
+    them (ours: CP's layout splits them otherwise).
+    """
+
+    DOMAIN = 0
+    NUMBER = 21
+    tod: int
+    size: int = _gauge()
+    available: int = _gauge()
+    used: int = _gauge()
+    id_mapped: int = _gauge()  # CP nucleus, identity-mapped
+    fixed: int = _gauge()  # CP's other fixed tables and pools
+    users: int = _gauge()  # VMDBKs and related blocks of logged-on users
+    devices: int = _gauge()  # RDEVs and their blocks
+    tables: int = _gauge()  # DAT tables for the address spaces' resident pages
+    io: int = _gauge()  # work areas of I/Os in flight
+
+
 # ---- Domain 3: Storage (sample) --------------------------------------------
 
 
@@ -482,6 +535,13 @@ class MRUSEACT(Record):
     resident: int = _gauge()
     xstor: int = _gauge()
     dasd: int = _gauge()
+    cls_q0: int = 0  # HF samples in transaction class Q0 (QUICKDSP) ... Q3,
+    cls_q1: int = 0
+    cls_q2: int = 0
+    cls_q3: int = 0
+    cls_e1: int = 0  # ... and waiting in the eligible list as E1 ... E3
+    cls_e2: int = 0
+    cls_e3: int = 0
     hf_samples: int = 0
     hf_run: int = 0
     hf_cpu: int = 0
@@ -592,6 +652,8 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRAPLEDT,
         MRSYTCUG,
         MRSYTCUP,
+        MRSYTSXG,
+        MRMTRSCH,
     )
 }
 

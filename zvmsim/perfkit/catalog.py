@@ -10,13 +10,17 @@ from .device import FCX108
 from .lpar import FCX126
 from .paging import FCX109, FCX143
 from .processor import FCX100, FCX180
+from .proclog import FCX144
 from .report import ReportSpec
+from .sched import FCX145, FCX154
 from .settings import FCX149, FCX226
 from .storage import FCX103, FCX146
+from .sxs import FCX264
 from .system import FCX225
 from .txn import TXN
 from .upage import FCX113, FCX163
 from .user import FCX112, FCX114, FCX164
+from .userlog import FCX162
 from .vdisk import FCX147
 from .vswitch import FCX240
 
@@ -35,10 +39,14 @@ REPORTS: dict[str, ReportSpec] = {
         FCX114,
         FCX126,
         FCX143,
+        FCX144,
         FCX146,
+        FCX145,
         FCX147,
         FCX149,
+        FCX154,
         FCX161,
+        FCX162,
         FCX163,
         FCX164,
         FCX177,
@@ -49,6 +57,7 @@ REPORTS: dict[str, ReportSpec] = {
         FCX240,
         FCX254,
         FCX259,
+        FCX264,
         TXN,
     )
 }

@@ -19,13 +19,14 @@ from .reduce import Interval, RunData
 from .render import Column, Item, labelled
 from .report import ReportSpec
 
-__all__ = ["FCX100", "FCX180"]
+__all__ = ["FCX100", "FCX180", "KEYS", "cpu_split"]
 
 TOTAL = ">>Total<<"
 KEYS = ("pct_cpu", "pct_usr", "pct_sys", "pct_emu", "pct_wt", "pct_susp")
 
 
-def _split(c: dict, seconds: float) -> dict:
+def cpu_split(c: dict, seconds: float) -> dict:
+    """One logical processor's time over *seconds* from its D5 R3 deltas, in % (KEYS)."""
     elapsed = seconds * 1e6
     busy, system = c["busy_us"], c["system_us"]
     susp = c.get("susp_us", 0)
@@ -44,7 +45,7 @@ def build_cpu(run: RunData, intervals: list[Interval], user: str | None) -> pd.D
     iv = intervals[0]
     pu_type = _own_type(run)
     rows = [
-        {"cpu": cpu, "pu_type": pu_type, **_split(c, iv.seconds)}
+        {"cpu": cpu, "pu_type": pu_type, **cpu_split(c, iv.seconds)}
         for cpu, c in sorted(iv.cpus.items())
     ]
     total = {"cpu": TOTAL, "pu_type": "", **{k: sum(r[k] for r in rows) for k in KEYS}}

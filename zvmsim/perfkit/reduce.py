@@ -25,6 +25,7 @@ from ..monitor.records import (
     MRMTRDEV,
     MRMTREND,
     MRMTREPR,
+    MRMTRSCH,
     MRMTRSPR,
     MRMTRSYS,
     MRMTRUSR,
@@ -35,6 +36,7 @@ from ..monitor.records import (
     MRSYTCUP,
     MRSYTEPM,
     MRSYTRSG,
+    MRSYTSXG,
     MRSYTSYG,
     MRUSEACT,
     Record,
@@ -59,6 +61,7 @@ class Interval:
     users: dict[str, Counters] = field(default_factory=dict)
     devices: dict[str, Counters] = field(default_factory=dict)
     storage: Counters = field(default_factory=dict)
+    sxs: Counters = field(default_factory=dict)  # the System Execution Space (gauges)
     pagevols: dict[str, Counters] = field(default_factory=dict)
     spaces: dict[str, Counters] = field(default_factory=dict)
     apps: dict[str, Counters] = field(default_factory=dict)
@@ -85,6 +88,7 @@ class RunData:
     lpars: dict[str, MRSYTCUG] = field(default_factory=dict)  # logical PU -> its description
     channel_info: dict[str, MRSYTEPM] = field(default_factory=dict)  # CHPID -> last record
     vswitch_info: dict[str, MRIODVSW] = field(default_factory=dict)  # name -> last record
+    srm: MRMTRSCH | None = None  # scheduler settings
 
     @property
     def whole(self) -> Interval:
@@ -122,7 +126,7 @@ _DESCRIBED = (MRSYTEPM, MRIODVSW)  # sampled records whose last one also describ
 
 
 def _empty_set() -> dict:
-    return {"system": None, "storage": None, **{g: {} for g in _GROUPS}}
+    return {"system": None, "storage": None, "sxs": None, **{g: {} for g in _GROUPS}}
 
 
 def _delta(new: Record, old: Record | None, where: str) -> Counters:
@@ -141,7 +145,7 @@ def _delta(new: Record, old: Record | None, where: str) -> Counters:
 
 def reduce(data: MonitorData) -> RunData:
     """Read a monitor stream into configuration plus a list of intervals."""
-    system = profile = events = None
+    system = profile = events = srm = None
     devices: dict[str, MRMTRDEV] = {}
     users: list[str] = []
     user_config: dict[str, MRMTRUSR] = {}
@@ -159,6 +163,8 @@ def reduce(data: MonitorData) -> RunData:
             profile = rec
         elif kind is MRMTREPR:
             events = rec
+        elif kind is MRMTRSCH:
+            srm = rec
         elif kind is MRMTRDEV:
             devices[rec.rdev] = rec
         elif kind is MRMTRUSR:
@@ -168,6 +174,8 @@ def reduce(data: MonitorData) -> RunData:
             current["system"] = rec
         elif kind is MRSYTRSG:
             current["storage"] = rec
+        elif kind is MRSYTSXG:
+            current["sxs"] = rec
         elif kind in _SAMPLED:
             current[_SAMPLED[kind]][getattr(rec, kind.KEY)] = rec
             if kind is MRSTOASI:
@@ -196,6 +204,8 @@ def reduce(data: MonitorData) -> RunData:
         iv.system = _delta(new["system"], old["system"], "the system")
         if new["storage"] is not None:
             iv.storage = _delta(new["storage"], old["storage"], "storage")
+        if new["sxs"] is not None:
+            iv.sxs = _delta(new["sxs"], old["sxs"], "the system execution space")
         for group in _GROUPS:
             for key, rec in new[group].items():
                 getattr(iv, group)[key] = _delta(rec, old[group].get(key), key)
@@ -213,6 +223,7 @@ def reduce(data: MonitorData) -> RunData:
         lpars,
         channel_info=described[MRSYTEPM],  # type: ignore[arg-type]
         vswitch_info=described[MRIODVSW],  # type: ignore[arg-type]
+        srm=srm,
     )
 
 
@@ -228,6 +239,7 @@ def merge(intervals: list[Interval], mean_gauges: bool = False) -> Interval:
     for iv in intervals:
         _add(out.system, iv.system, _GAUGES)
         _add(out.storage, iv.storage, _GAUGES)
+        _add(out.sxs, iv.sxs, _GAUGES)
         for group in _GROUPS:
             target = getattr(out, group)
             for key, counters in getattr(iv, group).items():
@@ -235,6 +247,7 @@ def merge(intervals: list[Interval], mean_gauges: bool = False) -> Interval:
     if mean_gauges:
         _mean_gauges(out.system, [(iv.seconds, iv.system) for iv in intervals])
         _mean_gauges(out.storage, [(iv.seconds, iv.storage) for iv in intervals])
+        _mean_gauges(out.sxs, [(iv.seconds, iv.sxs) for iv in intervals])
         for group in _GROUPS:
             for key, target in getattr(out, group).items():
                 parts = [(iv.seconds, getattr(iv, group).get(key)) for iv in intervals]
@@ -256,6 +269,7 @@ _GAUGES = {
     for cls in (
         MRSYTSYG,
         MRSYTRSG,
+        MRSYTSXG,
         MRUSEACT,
         MRSTOATC,
         MRSTOASI,

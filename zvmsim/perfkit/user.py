@@ -51,32 +51,51 @@ def with_system_row(rows: list[dict], key: str) -> pd.DataFrame:
     if rows:
         avg = {key: SYSTEM_ROW}
         for col in rows[0]:
-            if col != key:
-                avg[col] = sum(r[col] for r in rows) / len(rows)
+            if col != key:  # the average over users that have a value (not dots)
+                values = [r[col] for r in rows if r[col] == r[col]]
+                avg[col] = sum(values) / len(values) if values else float("nan")
         rows = [avg, *rows]
     return pd.DataFrame(rows)
 
 
+def user_load(c: dict, seconds: float) -> dict:
+    """A user's CPU load and virtual I/O rates over *seconds*, from its D4 R3 deltas.
+
+    %CPU is TCPU as a percentage of one processor; T/V is TCPU / VCPU.
+    DIAGNOSE X'98' and unit-record I/O are not simulated: always 0.
+    """
+    tcpu, vcpu = c["tcpu_us"] / 1e6, c["vcpu_us"] / 1e6
+    return {
+        "pct_cpu": 100.0 * tcpu / seconds,
+        "tcpu_s": tcpu,
+        "vcpu_s": vcpu,
+        "tv_ratio": tcpu / vcpu if vcpu else 0.0,
+        "vio_rate": c["vio"] / seconds,
+        "vio_dasd": c["vio_dasd"] / seconds,
+        "vio_avoid": c["vio_avoid"] / seconds,
+        "diag98": 0.0,
+        "ur": 0.0,
+    }
+
+
 def build_user(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
-    """FCX112 rows: CPU load and virtual I/O rates per user."""
+    """FCX112 rows: CPU load, virtual I/O and paging rates, storage per user.
+
+    Pg/s counts the user's page faults resolved per second: pages read back
+    from paging DASD plus pages brought back from XSTORE. WSS and resident
+    pages are the values at the end of the period.
+    """
     iv = intervals[0]
     rows = []
     for uid in users_in(run, iv, user):
         c = iv.users[uid]
-        tcpu, vcpu = c["tcpu_us"] / 1e6, c["vcpu_us"] / 1e6
         rows.append(
             {
                 "userid": uid,
-                "pct_cpu": 100.0 * tcpu / iv.seconds,
-                "tcpu_s": tcpu,
-                "vcpu_s": vcpu,
-                "tv_ratio": tcpu / vcpu if vcpu else 0.0,
-                "vio_rate": c["vio"] / iv.seconds,
-                "vio_dasd": c["vio_dasd"] / iv.seconds,
-                "vio_avoid": c["vio_avoid"] / iv.seconds,
-                "diag98": 0.0,
-                "ur": 0.0,
-                "pg_s": (c.get("page_reads", 0) + c.get("page_writes", 0)) / iv.seconds,
+                **user_load(c, iv.seconds),
+                "pg_s": (c.get("page_reads", 0) + c.get("x_to_ms", 0)) / iv.seconds,
+                "wss": float(c.get("wss", 0)),
+                "resident": float(c.get("resident", 0)),
             }
         )
     frame = with_system_row(rows, "userid")
@@ -94,13 +113,26 @@ def ustat_shares(c: dict) -> dict:
     return {"pct_act": 100.0 - pct["pct_dm"], **pct}
 
 
+def queue_shares(c: dict) -> dict:
+    """Of the samples that found the user in queue: % in Q0-Q3 and in the eligible list."""
+    queued = [c.get(f"cls_{k}", 0) for k in ("q0", "q1", "q2", "q3", "e1", "e2", "e3")]
+    n = sum(queued)
+    if not n:
+        return {k: float("nan") for k in ("pct_q0", "pct_q1", "pct_q2", "pct_q3", "pct_e")}
+    out = {f"pct_q{i}": 100.0 * queued[i] / n for i in range(4)}
+    out["pct_e"] = 100.0 * sum(queued[4:]) / n
+    return out
+
+
 def build_ustat(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
-    """FCX114 rows: share of high-frequency samples found in each state."""
+    """FCX114 rows: share of high-frequency samples found in each state and class."""
     iv = intervals[0]
     rows = []
     for uid in users_in(run, iv, user):
         c = iv.users[uid]
-        rows.append({"userid": uid, "samples": c["hf_samples"], **ustat_shares(c)})
+        rows.append(
+            {"userid": uid, "samples": c["hf_samples"], **ustat_shares(c), **queue_shares(c)}
+        )
     return with_system_row(rows, "userid")
 
 
@@ -149,6 +181,8 @@ FCX112 = ReportSpec(
         Column("diag98", ("", "Diag98"), 6, "1"),
         Column("ur", ("", "UR"), 4, "1"),
         Column("pg_s", ("", "Pg/s"), 5, "1"),
+        Column("wss", ("<-Nr of", "WSS"), 7, "i"),
+        Column("resident", ("Pages->", "Resid"), 7, "i"),
     ],
 )
 
@@ -158,12 +192,14 @@ FCX114 = ReportSpec(
     title="Wait State Analysis by User",
     build=build_ustat,
     aliases=("USTAT",),
-    groups=f"{'':44}<-SVM and->",
+    groups=f"{'':44}<-SVM and->{'':32}<--%Time spent in-->",
     columns=[
         Column("userid", ("", "Userid"), 8, "s", left=True),
         _pct("pct_act", "%ACT"),
         *[_pct(f"pct_{s}", f"%{s.upper()}") for s in STATES[:8]],
         *[_pct(f"pct_{s}", f"%{s.upper()}") for s in STATES[8:]],
+        *[_pct(f"pct_q{i}", f"Q{i}") for i in range(4)],
+        Column("pct_e", ("", "E0-3"), 4, "i"),
     ],
 )
 

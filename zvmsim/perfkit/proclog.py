@@ -1,0 +1,55 @@
+"""FCX144 PROCLOG — Processor Activity, by Time.
+
+FCX100's split of each logical processor's time (%CPU, %USR, %SYS, %EMU,
+%WT, %SUSP, from its D5 R3 record), interval by interval: first a
+``>>Mean>>`` row per processor over the whole period, then, for every
+monitor interval, one row per processor. Where the guests' time
+(%EMU) and CP's (%CPU − %EMU) go, interval by interval.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .processor import KEYS, cpu_split
+from .reduce import Interval, RunData, merge
+from .render import Column
+from .report import MEAN, ReportSpec
+
+__all__ = ["FCX144"]
+
+
+def _rows(label: str, iv: Interval) -> list[dict]:
+    return [
+        {"interval_end": label, "cpu": cpu, **cpu_split(c, iv.seconds)}
+        for cpu, c in sorted(iv.cpus.items())
+    ]
+
+
+def build_proclog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
+    """FCX144 rows: >>Mean>> per processor, then each interval's processors."""
+    rows = _rows(MEAN, merge(intervals))
+    for iv in intervals:
+        rows += _rows(iv.end.strftime("%H:%M:%S"), iv)
+    return pd.DataFrame(rows, columns=["interval_end", "cpu", *KEYS])
+
+
+FCX144 = ReportSpec(
+    fcx="FCX144",
+    name="PROCLOG",
+    title="Processor Activity, by Time",
+    build=build_proclog,
+    by_time=True,
+    aliases=("PROCLOG",),
+    groups=f"{'':13}<{' Percent Busy ':-^33}>",
+    columns=[
+        Column("interval_end", ("Interval", "End Time"), 8, "s", left=True),
+        Column("cpu", ("", "CPU"), 3, "s", left=True),
+        Column("pct_cpu", ("", "Total"), 5, "1"),
+        Column("pct_usr", ("", "User"), 5, "1"),
+        Column("pct_sys", ("", "Syst"), 5, "1"),
+        Column("pct_emu", ("", "Emul"), 5, "1"),
+        Column("pct_wt", ("", "Wait"), 5, "1"),
+        Column("pct_susp", ("", "Susp"), 5, "1"),
+    ],
+)

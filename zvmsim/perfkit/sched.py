@@ -1,0 +1,97 @@
+"""FCX145 SCHEDLOG and FCX154 SYSSET: the scheduler's lists and its settings.
+
+SCHEDLOG shows, per monitor interval, how many users the high-frequency
+samples found in each transaction class of the dispatch list (Q0 for
+QUICKDSP users, Q1 to Q3 by how long they have been there) and in each
+class of the eligible list (E1 to E3): the eligible list forming is the
+scheduler saying storage (STORBUF) will not take more users at once.
+SYSSET shows the SET SRM settings the scheduler worked with.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .reduce import Interval, RunData, merge
+from .render import Column, Item, labelled
+from .report import MEAN, ReportSpec
+
+__all__ = ["FCX145", "FCX154"]
+
+CLASSES = ("q0", "q1", "q2", "q3", "e1", "e2", "e3")
+
+
+def _row(label: str, iv: Interval) -> dict:
+    n = iv.system.get("hf_samples", 0)
+    row = {"interval_end": label}
+    for c in CLASSES:
+        row[f"users_{c}"] = iv.system.get(f"cls_{c}", 0) / n if n else float("nan")
+    row["users_elist"] = sum(row[f"users_{c}"] for c in CLASSES[4:])
+    return row
+
+
+def build_schedlog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
+    """FCX145 rows: the >>Mean>> row, then one row per interval."""
+    rows = [_row(MEAN, merge(intervals))]
+    rows += [_row(iv.end.strftime("%H:%M:%S"), iv) for iv in intervals]
+    return pd.DataFrame(rows)
+
+
+FCX145 = ReportSpec(
+    fcx="FCX145",
+    name="SCHEDLOG",
+    title="Scheduler Queue Lengths, by Time",
+    build=build_schedlog,
+    by_time=True,
+    aliases=("SCHEDLOG",),
+    groups="         <------ Users in Dispatch List -----> <--- Eligible List --->",
+    columns=[
+        Column("interval_end", ("Interval", "End Time"), 8, "s", left=True),
+        *[Column(f"users_{c}", ("", c.upper()), 7, "2") for c in CLASSES[:4]],
+        Column("users_elist", ("", "Total"), 6, "2"),
+        *[Column(f"users_{c}", ("", c.upper()), 6, "2") for c in CLASSES[4:]],
+    ],
+)
+
+KEYS = ("storbuf", "ldubuf", "dspbuf")
+
+
+def build_sysset(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
+    """FCX154: one row with the SRM settings in force."""
+    srm = run.srm
+    row: dict = {}
+    for key in KEYS:
+        for i in (1, 2, 3):
+            row[f"{key}{i}"] = getattr(srm, f"{key}{i}") if srm else float("nan")
+    for i in (1, 2, 3):
+        row[f"ets_q{i}_ms"] = getattr(srm, f"ets_q{i}_us") / 1000 if srm else float("nan")
+    return pd.DataFrame([row])
+
+
+def _sysset_text(frame: pd.DataFrame) -> list[str]:
+    row = frame.iloc[0].to_dict()
+    sections = [
+        (
+            f"SET SRM {key.upper()} (Q1 Q2 Q3):",
+            [Item(f"{key}{i}", f"{key.upper()} for class {i}", "i", "") for i in (1, 2, 3)],
+        )
+        for key in KEYS
+    ]
+    sections.append(
+        (
+            "Elapsed time slices:",
+            [Item(f"ets_q{i}_ms", f"Q{i} elapsed time slice", "i", "ms") for i in (1, 2, 3)],
+        )
+    )
+    return labelled(row, sections)
+
+
+FCX154 = ReportSpec(
+    fcx="FCX154",
+    name="SYSSET",
+    title="System Settings",
+    build=build_sysset,
+    aliases=("SYSSET",),
+    columns=[],
+    body=_sysset_text,
+)
