@@ -20,6 +20,10 @@ ROWS = [
 ]
 SEEDS = (1, 2, 3)
 
+# Seed figures the mechanisms do not reproduce, and why (a strict xfail: if one
+# starts passing, the test says so and the entry must go).
+KNOWN_MISSES: dict[tuple[str, str, str], str] = {}  # (case, knobs, column) -> why
+
 
 def _knobs(text: str) -> dict[str, str]:
     return dict(pair.split("=") for pair in text.split(";") if pair)
@@ -40,8 +44,14 @@ def _entities(entity: str, frame, key: str) -> list:
 
 
 def _paging_volumes(row: dict, run) -> list[float]:
-    """A figure over all CP-owned paging volumes: a sum, or an I/O-weighted mean."""
-    pages = set(zvmsim.report(run, "FCX109").frame["addr"])
+    """A figure over all CP-owned paging volumes: a sum, or an I/O-weighted mean.
+
+    FCX109 figures (queue length) are the mean over the volumes.
+    """
+    cpowned = zvmsim.report(run, "FCX109").frame
+    if row["report"] == "FCX109":
+        return [float(cpowned[row["column"]].mean())]
+    pages = set(cpowned["addr"])
     frame = zvmsim.report(run, "FCX108").frame
     vols = frame[frame["addr"].isin(pages)]
     column = row["column"].split()[0]
@@ -87,10 +97,16 @@ def _within(value: float, target: float, tolerance: str) -> bool:
     return abs(value - target) <= float(tolerance) * abs(target)
 
 
+def _param(row: dict):
+    reason = KNOWN_MISSES.get((row["case"], row["knobs"], row["column"]))
+    marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+    return pytest.param(
+        row, marks=marks, id=f"{row['knobs']}:{row['report']}:{row['entity']}:{row['column']}"
+    )
+
+
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize(
-    "row", ROWS, ids=[f"{r['knobs']}:{r['report']}:{r['entity']}:{r['column']}" for r in ROWS]
-)
+@pytest.mark.parametrize("row", [_param(r) for r in ROWS])
 def test_seed_figure(row: dict, seed: int, run_data) -> None:
     run = run_data(row["scenario"], seed, **_knobs(row["knobs"]))
     target = float(row["seed_value"])

@@ -107,6 +107,7 @@ class Calibration:
     path_us: dict[str, float]
     block_pages_max: int
     read_pages_max: int
+    xstore_migrate_pct: float = 0.0  # XSTORE CP frees in one migration, beyond what it needs
     prsm_overhead: float = 0.0  # PR/SM time per second a logical PU is dispatched
     vswitch: VSwitchModel = VSwitchModel()
     sxs: SxsModel = SxsModel()
@@ -180,6 +181,7 @@ def load_calibration() -> Calibration:
             path_us={k: float(v) for k, v in cp["path_lengths"].items() if k != "source"},
             block_pages_max=int(cp["paging"]["block_pages_max"]),
             read_pages_max=int(cp["paging"]["read_pages_max"]),
+            xstore_migrate_pct=float(cp["paging"].get("xstore_migrate_pct", 0.0)),
             prsm_overhead=float(cp["prsm"]["overhead_per_busy"]),
             vswitch=VSwitchModel(
                 int(net["vswitch"]["mtu_bytes"]),

@@ -200,6 +200,7 @@ class Machine:
             processors=self.processors,
             block_pages=cal.block_pages_max,
             read_pages=cal.read_pages_max,
+            migrate_batch=int(st.xstore_mb * 256 * cal.xstore_migrate_pct / 100.0),
             path_us=cal.path_us,
             rnd=self.streams.stream("storage"),
         )

@@ -81,6 +81,7 @@ class VolumeIO:
         "_queue",
         "_path_cycle",
         "started",
+        "held",
     )
 
     def __init__(
@@ -108,6 +109,9 @@ class VolumeIO:
         self._queue: deque[tuple[bool, simpy.Event]] = deque()
         self._path_cycle = itertools.cycle(paths)  # CP rotates over the channel paths
         self.started = 0  # I/O requests CP accepted for this volume (queued or not)
+        # requests CP's paging manager holds for this device before it starts
+        # them (queued page writes): not yet I/O requests of this layer
+        self.held = 0
 
     @property
     def in_flight(self) -> int:

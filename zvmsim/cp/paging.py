@@ -35,7 +35,9 @@ class PageVolume:
     blocks_read: int = 0
     blocks_written: int = 0
     writes_pending: int = 0  # blocks chosen for this volume whose write has not started
-    writes: deque[int] = field(default_factory=deque)  # queued write I/Os (pages each)
+    queue_s: float = 0.0  # time queued writes waited in CP's paging queue before starting
+    # queued write I/Os: (pages, when queued)
+    writes: deque[tuple[int, float]] = field(default_factory=deque)
     writing: bool = False  # a writer process is draining the queue
 
 
@@ -85,10 +87,15 @@ class PagingDevices:
 
         Page reads go first: CP starts a queued write only on a volume with
         no I/O in flight, so a faulting guest waits behind one write at most.
+        A queued write waits in CP's paging queue for the volume, not yet at
+        the RDEV: the monitor samples that queue and its waiting time for the
+        paging-volume record (FCX109's Queue Lngth and MLOAD); the RDEV's own
+        queue and response time (FCX108) start when the write is started.
         """
         vol = self.volumes[index]
-        vol.writes.append(pages)
+        vol.writes.append((pages, self.env.now))
         vol.writes_pending += 1
+        vol.volume.held += 1
         self._kick(vol)
 
     def _kick(self, vol: PageVolume) -> None:
@@ -120,8 +127,10 @@ class PagingDevices:
         """Write queued blocks to *vol* while nothing else wants it (a CP process)."""
         system = self.system
         while vol.writes and not vol.volume.in_flight:
-            pages = vol.writes.popleft()
+            pages, queued_at = vol.writes.popleft()
             vol.writes_pending -= 1
+            vol.volume.held -= 1
+            vol.queue_s += self.env.now - queued_at
             yield from vol.volume.io(system, pages * PAGE_BYTES, False, True)
             vol.pages_written += pages
             vol.blocks_written += 1

@@ -38,21 +38,23 @@ class PageTable:
         self.hand = 0  # the steal clock hand (a position in order)
         self.xhand = 0  # the XSTORE migration hand
 
-    def take(self, n: int, honour_ref: bool) -> tuple[list[int], int]:
+    def take(self, n: int, honour_ref: bool) -> tuple[list[int], int, int]:
         """Sweep the clock: pick up to *n* resident pages to steal.
 
         With *honour_ref*, a referenced page loses its bit and is passed over
         (a second chance), as the friendly passes do; otherwise anything goes.
-        Returns the pages taken and how many referenced bits were cleared.
+        Returns the pages taken, how many referenced bits were cleared and how
+        many resident frames the sweep examined (tested, and taken or passed over).
         """
         loc, ref, order = self.loc, self.ref, self.order
         size = len(loc)
         taken: list[int] = []
-        cleared = steps = 0
+        cleared = steps = examined = 0
         pos = self.hand
         while len(taken) < n and steps < size:
             i = order[pos]
             if loc[i] == RES:
+                examined += 1
                 if ref[i]:
                     ref[i] = 0
                     cleared += 1
@@ -65,7 +67,7 @@ class PageTable:
                 pos = 0
             steps += 1
         self.hand = pos
-        return taken, cleared
+        return taken, cleared, examined
 
     def take_xstor(self, n: int) -> list[int]:
         """The next *n* pages held in XSTORE, in sweep order (for migration)."""

@@ -54,6 +54,7 @@ class Storage:
         read_pages: int,
         path_us: dict[str, float],
         rnd: random.Random,
+        migrate_batch: int = 0,
     ) -> None:
         if not 0 < low < high < frames:
             raise ZvmsimError("available-list thresholds must satisfy 0 < low < high < frames")
@@ -68,6 +69,7 @@ class Storage:
         self.processors = processors
         self.block_pages = block_pages  # most pages CP writes in one paging block
         self.read_pages = read_pages  # most pages one page-fault read brings back
+        self.migrate_batch = migrate_batch  # XSTORE pages freed in one migration beyond the need
         self.rnd = rnd
         self.spaces: list[Space] = []
         self.policy: ScanPolicy | None = None
@@ -79,12 +81,14 @@ class Storage:
         self._pgout_s = path_us["xstore_pgout_us"] / 1e6
         self._fault_s = path_us["page_fault_us"] / 1e6
         self._steal_s = path_us["steal_us_per_page"] / 1e6
+        self._scan_s = path_us.get("scan_us_per_frame", 0.0) / 1e6
         # cumulative counters for the monitor
         self.scans = 0
         self.frames_needed = 0
         self.taken_by_pass = [0, 0, 0]  # pass 1, pass 2, emergency
         self.times_empty = 0
         self.migrated = 0
+        self.examined = 0  # resident frames the demand scan tested (taken or passed over)
 
     def add(self, space: Space) -> Space:
         """Register an address space with the storage manager."""
@@ -99,8 +103,13 @@ class Storage:
             need = self.high - self.available + n
             self.scans += 1
             self.frames_needed += need
+            examined = self.examined
             freed = self.policy.replenish(self, need)
-            self.processors.charge_system(self._steal_s * freed)
+            # CP's own time: testing (and resetting) the reference bit of every
+            # frame it passes over, plus the work of each frame it takes
+            self.processors.charge_system(
+                self._scan_s * (self.examined - examined) + self._steal_s * freed
+            )
         if self.available < n:
             self.times_empty += 1
             raise ZvmsimError(
@@ -130,18 +139,24 @@ class Storage:
             return 0
         pages: list[int] | None = None
         if space.table is not None:
-            pages, cleared = space.table.take(n, honour_ref)
+            pages, cleared, examined = space.table.take(n, honour_ref)
             space.referenced -= cleared
             taken = len(pages)
         elif honour_ref:
             floor = min(space.hot, space.resident)  # touched again before the scan is done
             space.referenced = max(space.referenced, floor)
-            taken = min(n, space.unreferenced)
-            if taken < n and reset_bits:
-                space.referenced = floor  # the scan visited every page: bits reset
+            resident, unreferenced = space.resident, space.unreferenced
+            taken = min(n, unreferenced)
+            if taken < n:
+                examined = resident  # the scan visited every page
+                if reset_bits:
+                    space.referenced = floor  # ... and reset their bits
+            else:  # where the n-th unreferenced frame lies, on average, among the resident
+                examined = min(resident, -(-n * (resident + 1) // (unreferenced + 1)))
         else:
-            taken = min(n, space.resident)
+            taken = examined = min(n, space.resident)
             space.referenced = min(space.referenced, space.resident - taken)
+        self.examined += examined
         if taken == 0:
             return 0
         space.resident -= taken
@@ -156,8 +171,10 @@ class Storage:
             self._write_blocks(space, count, pages)
             return
         room = self.xstore_pages - self.xstore_used
-        if room < count:
-            self._migrate(count - room)
+        if room < count:  # XSTORE is full: migrate its oldest pages, a batch at a time
+            # (not while replaying the history, which places pages without timing)
+            batch = 0 if self.quiet else self.migrate_batch
+            self._migrate(min(count - room + batch, self.xstore_used))
         space.xstor += count
         space.ms_to_x += count
         self.xstore_used += count
@@ -173,7 +190,11 @@ class Storage:
                 loc[i] = XST
 
     def _migrate(self, count: int) -> None:
-        """Move *count* of the oldest XSTORE pages to DASD."""
+        """Move *count* of the oldest XSTORE pages to DASD.
+
+        A page cannot go from expanded storage to DASD directly: CP brings it
+        into a central frame first (a page-in, CP's own time), then writes it.
+        """
         age = self._xstore_age
         while count > 0:
             if not age:
@@ -195,6 +216,8 @@ class Storage:
             victim.x_to_ds += take
             self.xstore_used -= take
             self.migrated += take
+            if not self.quiet:
+                self.processors.charge_system(self._pgin_s * take)
             self._write_blocks(victim, take, pages, migration=True)
             count -= take
 

@@ -12,7 +12,14 @@ Because there is one thread, only one page fault is ever outstanding.
 
 **Server.** A guest that touches a hot set (its working set) quickly and the
 rest of its storage slowly; its pages are counted, not tracked one by one.
-Touches of pages that are not resident become page faults.
+Touches of pages that are not resident become page faults. Between the two,
+an optional *warm* set (``warm_mb``, touched ``warm_touch_rate`` times a
+second: file cache, daemons that wake now and then) is used often enough to
+be resident when storage is plentiful, and seldom enough that a demand scan
+finding its reference bits off steals it. A warm page that is not resident was
+stolen recently, so it is among the owner's newest pages out: in expanded
+storage when the owner has pages there (where CP put what it stole last),
+otherwise wherever the owner's pages are.
 """
 
 from __future__ import annotations
@@ -130,6 +137,8 @@ class LinuxServer(Workload):
         "used_mb": 256.0,
         "wss_mb": 64.0,
         "cold_touch_rate": 2.0,
+        "warm_mb": 0.0,
+        "warm_touch_rate": 0.0,
         "history_cold_touch_rate": -1.0,
         "cpu_ms_per_s": 20.0,
         "tick_s": 0.5,
@@ -142,6 +151,8 @@ class LinuxServer(Workload):
             raise ZvmsimError(f"user {self.vm.userid}: wss_mb must fit in virtual_mb")
         if not self.p["wss_mb"] <= self.p["used_mb"] <= self.p["virtual_mb"]:
             raise ZvmsimError(f"user {self.vm.userid}: needs wss_mb <= used_mb <= virtual_mb")
+        if not 0 <= self.p["warm_mb"] <= self.p["used_mb"] - self.p["wss_mb"]:
+            raise ZvmsimError(f"user {self.vm.userid}: warm_mb must fit in used_mb - wss_mb")
         self.space = _space(self, self.p["virtual_mb"], detailed=False)
         self.space.wss = int(self.p["wss_mb"] * PAGES_PER_MB)
         path_us = self.machine.config.calibration.path_us
@@ -200,6 +211,17 @@ class LinuxServer(Workload):
             while space.resident < wss and space.dasd:
                 yield from storage.read_counted(vm, space)
         space.referenced = min(space.resident, max(space.referenced, wss))
+        warm = int(self.p["warm_mb"] * PAGES_PER_MB)
+        for _ in range(poisson(rnd, self.p["warm_touch_rate"] * tick) if warm else 0):
+            if rnd.random() * warm < space.resident - wss:  # still resident
+                if space.referenced < space.resident:
+                    space.referenced += 1
+            elif space.xstor:  # stolen lately: among the newest pages CP put out
+                storage.xstore_in_counted(vm, space, 1)
+            else:
+                step = storage.fault_counted(vm, space)
+                if step is not None:
+                    yield from step
         cold = space.pages - wss
         for _ in range(poisson(rnd, self.p["cold_touch_rate"] * tick)):
             resident_cold = max(0, space.resident - wss)

@@ -85,6 +85,7 @@ class MonitorCollector:
         self._tod0 = to_tod(machine.config.system.start)
         self._user_hf = {u: [0] * len(STATES) for u in machine.users}
         self._dev_hf = {r.addr: [0, 0, 0] for v in machine.volumes.values() for r in v.exposures}
+        self._held_hf: dict[str, int] = {}  # paging requests CP held per volume, summed
         self._sys_hf = [0, 0, 0]
         self._sys_cls = [0] * 7  # samples of users in Q0-Q3 and E1-E3
         self._user_cls = {u: [0] * 7 for u in machine.users}
@@ -151,6 +152,9 @@ class MonitorCollector:
         if m.storage is not None:
             self._avail_hf += m.storage.available
         for vol in m.volumes.values():
+            if vol.held:
+                addr = vol.base.addr
+                self._held_hf[addr] = self._held_hf.get(addr, 0) + vol.held
             queued = vol.queued
             for rdev in vol.exposures:
                 hf = self._dev_hf[rdev.addr]
@@ -343,6 +347,8 @@ class MonitorCollector:
                         pages_written=pv.pages_written,
                         blocks_read=pv.blocks_read,
                         blocks_written=pv.blocks_written,
+                        queue_us=_us(pv.queue_s),
+                        hf_queued=self._held_hf.get(pv.volume.base.addr, 0),
                     )
                 )
             for space in storage.spaces:

@@ -425,7 +425,7 @@ class MRSYTSXG(Record):
 
 @dataclass(frozen=True, slots=True)
 class MRSTOATC(Record):
-    """D3 R7 — the page area of one CP-owned volume: slots and pages moved."""
+    """D3 R7 — the page area of one CP-owned volume: slots, pages moved, CP's paging queue."""
 
     DOMAIN = 3
     NUMBER = 7
@@ -439,6 +439,8 @@ class MRSTOATC(Record):
     pages_written: int = 0
     blocks_read: int = 0
     blocks_written: int = 0
+    queue_us: int = 0  # time paging requests waited in CP's paging queue for the volume
+    hf_queued: int = 0  # paging requests in that queue, summed over high-frequency samples
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,9 +40,12 @@ def build_cpowned(run: RunData, intervals: list[Interval], user: str | None) -> 
                 "page_reads": p["pages_read"] / iv.seconds,
                 "page_writes": p["pages_written"] / iv.seconds,
                 "ssch_rate": ssch / iv.seconds,
-                "queue_len": d.get("hf_queued", 0) / hf if hf else 0.0,
+                # requests queued for the volume: at its RDEV and in CP's paging queue
+                "queue_len": (d.get("hf_queued", 0) + p.get("hf_queued", 0)) / hf if hf else 0.0,
                 "serv_ms": busy_us / pages / 1000.0 if pages else 0.0,
-                "resp_ms": (busy_us + d.get("queue_us", 0)) / pages / 1000.0 if pages else 0.0,
+                "resp_ms": (busy_us + d.get("queue_us", 0) + p.get("queue_us", 0)) / pages / 1000.0
+                if pages
+                else 0.0,
                 "block_size": pages / (p["blocks_read"] + p["blocks_written"]) if pages else 0.0,
             }
         )
