@@ -162,6 +162,17 @@ def _pct(key: str, head: str) -> Column:
     return Column(key, ("", head), 4, "i")
 
 
+# A user's CPU load and virtual I/O rates, as USER and USERLOG show them.
+LOAD_COLUMNS = [
+    Column("pct_cpu", ("", "%CPU"), 5, "2"),
+    Column("tcpu_s", ("<-Seco", "TCPU"), 6, "3"),
+    Column("vcpu_s", ("nds->", "VCPU"), 5, "3"),
+    Column("tv_ratio", ("T/V", "Ratio"), 5, "1"),
+    Column("vio_rate", ("", "Total"), 5, "r"),
+    Column("vio_dasd", ("", "DASD"), 5, "r"),
+    Column("vio_avoid", ("", "Avoid"), 5, "1"),
+]
+
 FCX112 = ReportSpec(
     fcx="FCX112",
     name="USER",
@@ -171,13 +182,7 @@ FCX112 = ReportSpec(
     groups="         <------- CPU Load -------> <----- Virtual IO/s ------>",
     columns=[
         Column("userid", ("", "Userid"), 8, "s", left=True),
-        Column("pct_cpu", ("", "%CPU"), 5, "2"),
-        Column("tcpu_s", ("<-Seco", "TCPU"), 6, "3"),
-        Column("vcpu_s", ("nds->", "VCPU"), 5, "3"),
-        Column("tv_ratio", ("T/V", "Ratio"), 5, "1"),
-        Column("vio_rate", ("", "Total"), 5, "r"),
-        Column("vio_dasd", ("", "DASD"), 5, "r"),
-        Column("vio_avoid", ("", "Avoid"), 5, "1"),
+        *LOAD_COLUMNS,
         Column("diag98", ("", "Diag98"), 6, "1"),
         Column("ur", ("", "UR"), 4, "1"),
         Column("pg_s", ("", "Pg/s"), 5, "1"),

@@ -14,7 +14,7 @@ import pandas as pd
 from .reduce import Interval, RunData
 from .render import Column
 from .report import ReportSpec
-from .user import by_time_per_user, user_load
+from .user import LOAD_COLUMNS, by_time_per_user, user_load
 
 __all__ = ["FCX162"]
 
@@ -40,13 +40,7 @@ FCX162 = ReportSpec(
     columns=[
         Column("userid", ("", "Userid"), 8, "s", left=True),
         Column("interval_end", ("Interval", "End Time"), 8, "s", left=True),
-        Column("pct_cpu", ("", "%CPU"), 5, "2"),
-        Column("tcpu_s", ("<-Seco", "TCPU"), 6, "3"),
-        Column("vcpu_s", ("nds->", "VCPU"), 5, "3"),
-        Column("tv_ratio", ("T/V", "Ratio"), 5, "1"),
-        Column("vio_rate", ("", "Total"), 5, "r"),
-        Column("vio_dasd", ("", "DASD"), 5, "r"),
-        Column("vio_avoid", ("", "Avoid"), 5, "1"),
+        *LOAD_COLUMNS,
         Column("page_reads", ("Page", "Reads"), 5, "r"),
     ],
 )
