@@ -157,3 +157,16 @@ def test_python_dash_m_matches_console_script() -> None:
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith("zvmsim: error: unknown report")
+
+
+def test_a_bug_is_one_line_not_a_traceback(capsys, monkeypatch) -> None:
+    import zvmsim.cli as cli
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr(cli, "_cmd_scenarios", broken)
+    monkeypatch.delenv("ZVMSIM_DEBUG", raising=False)
+    code, out, err = _run(capsys, "scenarios")
+    assert code == 1 and out == ""
+    assert err.startswith("zvmsim: internal error: RuntimeError: boom") and err.count("\n") == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -163,6 +164,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("zvmsim: error: interrupted", file=sys.stderr)
         return 2
+    except Exception as exc:  # a bug: one line for the student, the details on request
+        if os.environ.get("ZVMSIM_DEBUG"):
+            raise
+        where = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        print(
+            f"zvmsim: internal error: {where} (a bug in zvmsim; set ZVMSIM_DEBUG=1 for details)",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

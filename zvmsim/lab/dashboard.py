@@ -112,6 +112,9 @@ class Dashboard:
             self.error = ""
         except ZvmsimError as exc:
             self.text, self.error = "", str(exc)
+        except Exception as exc:  # a bug: say so in one line rather than a traceback
+            self.text = ""
+            self.error = f"internal error: {type(exc).__name__}: {exc}".splitlines()[0]
         shown = ", ".join(f"{k}={self.scenario.knobs[k].show(v)}" for k, v in self.values().items())
         if self.error:
             self.status.value = f"<span style='color:#b00'>zvmsim: {html.escape(self.error)}</span>"
