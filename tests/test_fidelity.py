@@ -22,7 +22,13 @@ SEEDS = (1, 2, 3)
 
 # Seed figures the mechanisms do not reproduce, and why (a strict xfail: if one
 # starts passing, the test says so and the entry must go).
-KNOWN_MISSES: dict[tuple[str, str, str], str] = {}  # (case, knobs, column) -> why
+KNOWN_MISSES: dict[tuple[str, str, str], str] = {  # (case, knobs, column) -> why
+    ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "pct_busy"): (
+        "the seed's 'after' figures come from another day with lighter guests "
+        "(about 0.40 against 0.75 IFL of virtual time); the simulation runs the "
+        "'before' workload on the new configuration, about 29% busy"
+    ),
+}
 
 
 def _knobs(text: str) -> dict[str, str]:

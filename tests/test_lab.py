@@ -102,3 +102,24 @@ def test_emergency_scan_dashboard_swaps_and_experiments() -> None:
     )
     board.controls["experiment_vdisk_gb"].value = 4
     assert "VDEXP" in board.text and not board.error
+
+
+def test_undersized_dashboard_cures_the_paging_with_storage() -> None:
+    from zvmsim.lab import undersized_dashboard
+
+    board = undersized_dashboard()
+    assert list(board.controls) == [
+        "ifls", "central_gb", "xstore_gb", "paging_volumes", "sibling_busy",
+    ]  # fmt: skip
+    for name in ("SYSSUMLG", "DEVICE CPOWNED", "LPAR", "Health check"):
+        assert name in board.text
+    assert sum(line.startswith("79") and "PAGE" in line for line in board.text.splitlines()) == 25
+    assert "Are paging volumes queueing?" in board.text
+    queued = _row(board.text, "7900")
+    assert float(queued[7]) > 1.0  # Queue Lngth
+    board.controls["central_gb"].value = 52.0
+    assert not board.error and float(_row(board.text, "7900")[7]) < 0.2
+    board.controls["ifls"].value = 3
+    board.controls["paging_volumes"].value = 40
+    assert sum(line.startswith("79") and "PAGE" in line for line in board.text.splitlines()) == 40
+    assert "On-" in board.text and float(_row(board.text, ">>Mean>>")[4]) == 3.0  # Online

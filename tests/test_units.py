@@ -239,15 +239,24 @@ def test_mdc_read_waits_for_a_track_being_staged() -> None:
 
 
 def test_a_knob_can_scale_its_value_into_the_configuration() -> None:
-    import tomllib
-
-    from zvmsim.paths import data_dir
-    from zvmsim.scenario import Scenario
-
-    path = data_dir() / "scenarios" / "drafts" / "undersized-lpar.toml"
-    raw = tomllib.loads(path.read_text())
-    config = Scenario("undersized-lpar", raw).config({"central_gb": 52, "xstore_gb": 0, "ifls": 3})
+    config = load_scenario("undersized-lpar").config({"central_gb": 52, "xstore_gb": 0, "ifls": 3})
     assert config.storage.central_mb == 52 * 1024 and config.storage.xstore_mb == 0
     assert config.processors.count == 3
     own = next(p for p in config.cec.partitions if p.own)
     assert own.logical == 3
+
+
+def test_demand_scan_costs_depend_on_the_zvm_release() -> None:
+    cal = load_calibration()
+    old, new = cal.at_level("5.2.0"), cal.at_level("5.3.0")
+    assert new is cal and cal.at_level("6.2.0") is cal
+    assert old.path_us["scan_us_per_frame"] > new.path_us["scan_us_per_frame"]
+    assert old.xstore_migrate_pct > new.xstore_migrate_pct == 0.0  # the thrasher: no batches
+    assert "scan_us_per_frame_52" not in cal.path_us
+    assert {k: v for k, v in old.path_us.items() if k != "scan_us_per_frame"} == {
+        k: v for k, v in new.path_us.items() if k != "scan_us_per_frame"
+    }
+    assert load_scenario("undersized-lpar").config().calibration.xstore_migrate_pct == 2.0
+    assert load_scenario("thrasher").config().calibration.xstore_migrate_pct == 0.0
+    with pytest.raises(ZvmsimError, match="zvm_level"):
+        cal.at_level("five")

@@ -6,6 +6,7 @@ hard-codes a speed: it asks the :class:`Calibration` it was built with.
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -21,6 +22,7 @@ __all__ = [
     "SxsModel",
     "VSwitchModel",
     "load_calibration",
+    "zvm_release",
 ]
 
 
@@ -111,6 +113,32 @@ class Calibration:
     prsm_overhead: float = 0.0  # PR/SM time per second a logical PU is dispatched
     vswitch: VSwitchModel = VSwitchModel()
     sxs: SxsModel = SxsModel()
+    # constants that differ before z/VM 5.3 (cp.toml's ``*_52`` keys): name -> value
+    before_53: dict[str, float] = dataclasses.field(default_factory=dict)
+
+    def at_level(self, zvm_level: str) -> Calibration:
+        """The constants for a z/VM release: before 5.3, the ``*_52`` values replace the others.
+
+        z/VM 5.3 reworked real-storage management (for up to 256 GB), so CP
+        path lengths of the demand scan and XSTORE migration are per release.
+        """
+        if not self.before_53 or zvm_release(zvm_level) >= (5, 3):
+            return self
+        old = self.before_53
+        return dataclasses.replace(
+            self,
+            path_us={k: old.get(k, v) for k, v in self.path_us.items()},
+            xstore_migrate_pct=old.get("xstore_migrate_pct", self.xstore_migrate_pct),
+        )
+
+
+def zvm_release(level: str) -> tuple[int, int]:
+    """(version, release) of a z/VM level such as ``5.2.0``."""
+    try:
+        version, release = level.split(".")[:2]
+        return int(version), int(release)
+    except ValueError:
+        raise ZvmsimError(f"[system].zvm_level must look like 5.3.0, not {level!r}") from None
 
 
 def _read(name: str) -> dict:
@@ -147,6 +175,9 @@ def _sxs_model(table: dict) -> SxsModel:
     return model
 
 
+_OLD = "_52"  # suffix of a cp.toml constant for z/VM levels before 5.3
+
+
 @cache
 def load_calibration() -> Calibration:
     """Read and check ``data/calibration/*.toml`` (cached for the process)."""
@@ -178,7 +209,11 @@ def load_calibration() -> Calibration:
                 )
                 for k, v in dasd["control_units"].items()
             },
-            path_us={k: float(v) for k, v in cp["path_lengths"].items() if k != "source"},
+            path_us={
+                k: float(v)
+                for k, v in cp["path_lengths"].items()
+                if k != "source" and not k.endswith(_OLD)
+            },
             block_pages_max=int(cp["paging"]["block_pages_max"]),
             read_pages_max=int(cp["paging"]["read_pages_max"]),
             xstore_migrate_pct=float(cp["paging"].get("xstore_migrate_pct", 0.0)),
@@ -189,6 +224,12 @@ def load_calibration() -> Calibration:
                 float(net["vswitch"]["controller_us_per_packet"]),
             ),
             sxs=_sxs_model(cp["sxs"]),
+            before_53={
+                k.removesuffix(_OLD): float(v)
+                for table in (cp["path_lengths"], cp["paging"])
+                for k, v in table.items()
+                if k.endswith(_OLD)
+            },
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ZvmsimError(f"calibration data is incomplete: {exc}") from None

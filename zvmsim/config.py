@@ -435,7 +435,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         minidisks=minidisks,
         guests=guests,
         cp=cp,
-        calibration=calibration,
+        calibration=calibration.at_level(info.zvm_level),
         storage=storage,
         paging=paging,
         cec=cec,

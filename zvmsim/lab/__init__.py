@@ -9,6 +9,7 @@ from .dashboard import (
     emergency_scan_dashboard,
     pav_mdc_dashboard,
     thrasher_dashboard,
+    undersized_dashboard,
 )
 from .health import health_check, health_text
 from .healthboard import HealthBoard, health_dashboard
@@ -25,4 +26,5 @@ __all__ = [
     "emergency_scan_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
+    "undersized_dashboard",
 ]

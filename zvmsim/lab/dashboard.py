@@ -31,6 +31,7 @@ __all__ = [
     "emergency_scan_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
+    "undersized_dashboard",
 ]
 
 _PRE = "<pre style='font-family: monospace; font-size: 12px; line-height: 1.25; margin: 0'>{}</pre>"
@@ -159,4 +160,15 @@ def emergency_scan_dashboard(seed: int = 1) -> Dashboard:
     """The emergency-scan case: swap target, experiment VDISKs; DEMNDLOG, TXN, the checklist."""
     return dashboard(
         "emergency-scan", ["FCX259", "FCX147", "TXN"], seed=seed, extras=("checklist",)
+    )
+
+
+def undersized_dashboard(seed: int = 1) -> Dashboard:
+    """The undersized LPAR: IFLs, central and expanded storage, paging volumes, the sibling.
+
+    Shows SYSSUMLG (FCX225), the paging volumes (FCX109), the partitions
+    (FCX126) and the health check.
+    """
+    return dashboard(
+        "undersized-lpar", ["FCX225", "FCX109", "FCX126"], seed=seed, extras=("health",)
     )
