@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .reduce import Interval, RunData, merge
+from .reduce import Interval, RunData
 from .render import Column
-from .report import MEAN, ReportSpec
+from .report import ReportSpec, by_time_rows
 
 __all__ = ["FCX109", "FCX143", "paging_rates"]
 
@@ -69,9 +69,7 @@ def paging_rates(iv: Interval) -> dict:
 
 def build_pagelog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
     """FCX143 rows: the >>Mean>> row, then one row per interval."""
-    rows = [{"interval_end": MEAN, **paging_rates(merge(intervals))}]
-    rows += [{"interval_end": iv.end.strftime("%H:%M:%S"), **paging_rates(iv)} for iv in intervals]
-    return pd.DataFrame(rows)
+    return pd.DataFrame(by_time_rows(intervals, paging_rates))
 
 
 FCX109 = ReportSpec(

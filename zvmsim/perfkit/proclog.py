@@ -14,7 +14,7 @@ import pandas as pd
 from .processor import KEYS, cpu_split
 from .reduce import Interval, RunData, merge
 from .render import Column
-from .report import MEAN, ReportSpec
+from .report import MEAN, ReportSpec, interval_label
 
 __all__ = ["FCX144"]
 
@@ -30,7 +30,7 @@ def build_proclog(run: RunData, intervals: list[Interval], user: str | None) -> 
     """FCX144 rows: >>Mean>> per processor, then each interval's processors."""
     rows = _rows(MEAN, merge(intervals))
     for iv in intervals:
-        rows += _rows(iv.end.strftime("%H:%M:%S"), iv)
+        rows += _rows(interval_label(iv), iv)
     return pd.DataFrame(rows, columns=["interval_end", "cpu", *KEYS])
 
 

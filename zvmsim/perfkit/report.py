@@ -10,9 +10,26 @@ import pandas as pd
 from .reduce import Interval, RunData, merge
 from .render import Column, header, table
 
-__all__ = ["MEAN", "Report", "ReportSpec"]
+__all__ = ["MEAN", "Report", "ReportSpec", "by_time_rows", "interval_label"]
 
 MEAN = ">>Mean>>"
+
+
+def interval_label(iv: Interval) -> str:
+    """How a by-time report names an interval: the time it ended."""
+    return iv.end.strftime("%H:%M:%S")
+
+
+def by_time_rows(
+    intervals: list[Interval], row: Callable[[Interval], dict], mean_gauges: bool = False
+) -> list[dict]:
+    """A by-time report's rows: ``>>Mean>>`` over all *intervals*, then one per interval."""
+    whole = merge(intervals, mean_gauges=mean_gauges)
+    return [
+        {"interval_end": MEAN, **row(whole)},
+        *({"interval_end": interval_label(iv), **row(iv)} for iv in intervals),
+    ]
+
 
 Builder = Callable[[RunData, list[Interval], "str | None"], pd.DataFrame]
 Body = Callable[[pd.DataFrame], list[str]]

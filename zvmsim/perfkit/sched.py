@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .reduce import Interval, RunData, merge
+from .reduce import Interval, RunData
 from .render import Column, Item, labelled
-from .report import MEAN, ReportSpec
+from .report import ReportSpec, by_time_rows
 
 __all__ = ["FCX145", "FCX154"]
 
 CLASSES = ("q0", "q1", "q2", "q3", "e1", "e2", "e3")
 
 
-def _row(label: str, iv: Interval) -> dict:
+def _row(iv: Interval) -> dict:
     n = iv.system.get("hf_samples", 0)
-    row = {"interval_end": label}
+    row: dict = {}
     for c in CLASSES:
         row[f"users_{c}"] = iv.system.get(f"cls_{c}", 0) / n if n else float("nan")
     row["users_elist"] = sum(row[f"users_{c}"] for c in CLASSES[4:])
@@ -32,9 +32,7 @@ def _row(label: str, iv: Interval) -> dict:
 
 def build_schedlog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
     """FCX145 rows: the >>Mean>> row, then one row per interval."""
-    rows = [_row(MEAN, merge(intervals))]
-    rows += [_row(iv.end.strftime("%H:%M:%S"), iv) for iv in intervals]
-    return pd.DataFrame(rows)
+    return pd.DataFrame(by_time_rows(intervals, _row))
 
 
 FCX145 = ReportSpec(

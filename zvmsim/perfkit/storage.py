@@ -17,9 +17,9 @@ from collections.abc import Callable
 import pandas as pd
 
 from .paging import paging_rates
-from .reduce import Interval, RunData, merge
+from .reduce import Interval, RunData
 from .render import Column, Item, labelled
-from .report import MEAN, ReportSpec
+from .report import ReportSpec, by_time_rows
 
 __all__ = ["FCX103", "FCX146", "frames_available", "has_storage", "storage_log"]
 
@@ -62,9 +62,7 @@ def storage_log(
     """A by-time storage report: ``>>Mean>>`` then one row per interval."""
     if not has_storage(intervals):
         return pd.DataFrame(columns=keys)
-    rows = [{"interval_end": MEAN, **row(merge(intervals, mean_gauges=True))}]
-    rows += [{"interval_end": iv.end.strftime("%H:%M:%S"), **row(iv)} for iv in intervals]
-    return pd.DataFrame(rows, columns=keys)
+    return pd.DataFrame(by_time_rows(intervals, row, mean_gauges=True), columns=keys)
 
 
 def build_storage(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:

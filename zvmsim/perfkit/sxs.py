@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .reduce import Interval, RunData, merge
+from .reduce import Interval, RunData
 from .render import Column
-from .report import MEAN, ReportSpec
+from .report import ReportSpec, by_time_rows
 
 __all__ = ["FCX264"]
 
@@ -33,8 +33,8 @@ FIELDS = {
 }
 
 
-def _row(label: str, iv: Interval) -> dict:
-    return {"interval_end": label, **{col: float(iv.sxs[f]) for col, f in FIELDS.items()}}
+def _row(iv: Interval) -> dict:
+    return {col: float(iv.sxs[f]) for col, f in FIELDS.items()}
 
 
 def build_sxsutil(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
@@ -42,9 +42,7 @@ def build_sxsutil(run: RunData, intervals: list[Interval], user: str | None) -> 
     have = [iv for iv in intervals if iv.sxs]
     if not have:
         return pd.DataFrame(columns=["interval_end", *FIELDS])
-    rows = [_row(MEAN, merge(have, mean_gauges=True))]
-    rows += [_row(iv.end.strftime("%H:%M:%S"), iv) for iv in have]
-    return pd.DataFrame(rows)
+    return pd.DataFrame(by_time_rows(have, _row, mean_gauges=True))
 
 
 FCX264 = ReportSpec(

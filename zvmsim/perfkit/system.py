@@ -11,14 +11,14 @@ from __future__ import annotations
 import pandas as pd
 
 from .paging import paging_rates
-from .reduce import Interval, RunData, merge
+from .reduce import Interval, RunData
 from .render import Column
-from .report import MEAN, ReportSpec
+from .report import ReportSpec, by_time_rows
 
 __all__ = ["FCX225"]
 
 
-def _summary(label: str, iv: Interval) -> dict:
+def _summary(iv: Interval) -> dict:
     busy = sum(c["busy_us"] for c in iv.cpus.values())
     elapsed = sum(c["elapsed_us"] for c in iv.cpus.values())
     virtual = sum(c["virtual_us"] for c in iv.cpus.values())
@@ -31,7 +31,6 @@ def _summary(label: str, iv: Interval) -> dict:
     paging = paging_rates(iv)
     active = sum(1 for u in iv.users.values() if u["hf_samples"] > u["hf_dm"] or u["tcpu_us"])
     return {
-        "interval_end": label,
         "pct_busy": 100.0 * busy / elapsed if elapsed else 0.0,
         "tv_ratio": busy / virtual if virtual else 0.0,
         "capture_ratio": charged / busy if busy else 0.0,
@@ -48,9 +47,7 @@ def _summary(label: str, iv: Interval) -> dict:
 
 def build_syssumlg(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
     """FCX225 rows: the >>Mean>> row, then one row per interval."""
-    rows = [_summary(MEAN, merge(intervals))]
-    rows += [_summary(iv.end.strftime("%H:%M:%S"), iv) for iv in intervals]
-    return pd.DataFrame(rows)
+    return pd.DataFrame(by_time_rows(intervals, _summary))
 
 
 FCX225 = ReportSpec(

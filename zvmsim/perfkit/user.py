@@ -17,7 +17,7 @@ import pandas as pd
 from ..monitor.records import MRUSEACT
 from .reduce import Interval, RunData, merge
 from .render import Column
-from .report import MEAN, ReportSpec
+from .report import MEAN, ReportSpec, interval_label
 
 __all__ = [
     "FCX112",
@@ -146,7 +146,7 @@ def by_time_per_user(
         rows.append({"userid": uid, "interval_end": MEAN, **row(whole.users[uid], whole)})
         for iv in intervals:
             if uid in iv.users:
-                end = iv.end.strftime("%H:%M:%S")
+                end = interval_label(iv)
                 rows.append({"userid": uid, "interval_end": end, **row(iv.users[uid], iv)})
     return pd.DataFrame(rows)
 
