@@ -454,17 +454,7 @@ class Storage:
 
     def fault_counted(self, user: Vmdbk, space: Space) -> Generator | None:
         """Touch one non-resident page of a counted space, chosen in proportion."""
-        untouched = space.untouched
-        pick = self.rnd.random() * (untouched + space.xstor + space.dasd)
-        if pick < untouched:
-            self.first_touch_counted(space, 1)
-            return None
-        if pick < untouched + space.xstor:
-            self.xstore_in_counted(user, space, 1)
-            return None
-        if space.dasd:
-            return self.read_counted(user, space)
-        return None
+        return self._touch_one(user, space, space.untouched, 0)
 
     def touch_counted(
         self, user: Vmdbk, space: Space, written_only: bool = False
@@ -475,10 +465,28 @@ class Storage:
         Returns a process step to ``yield from`` when the page must come from DASD.
         """
         untouched = 0 if written_only else space.untouched
-        pick = self.rnd.random() * (untouched + space.resident + space.xstor + space.dasd)
+        return self._touch_one(user, space, untouched, space.resident)
+
+    def _touch_one(
+        self, user: Vmdbk, space: Space, untouched: int, resident: int
+    ) -> Generator | None:
+        """Touch a page drawn uniformly from *untouched* new pages, *resident* resident
+        ones and the space's pages in XSTORE and on DASD; a DASD page is a step to wait on."""
+        pick = self.rnd.random() * (untouched + resident + space.xstor + space.dasd)
         if pick < untouched:
             self.first_touch_counted(space, 1)
             return None
+        pick -= untouched
+        if pick < resident:
+            if self.rnd.random() * space.resident >= space.referenced:
+                space.referenced += 1
+            return None
+        if pick - resident < space.xstor:
+            self.xstore_in_counted(user, space, 1)
+            return None
+        if space.dasd:
+            return self.read_counted(user, space)
+        return None
         pick -= untouched
         if pick < space.resident:
             if self.rnd.random() * space.resident >= space.referenced:
