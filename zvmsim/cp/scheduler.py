@@ -83,10 +83,6 @@ class Scheduler:
         age = now - vm.added_at
         return 1 if age < t1 else 2 if age < t1 + t2 else 3
 
-    def eclass(self, vm: Vmdbk) -> int:
-        """The eligible-list class of a waiting user: 1, 2 or 3."""
-        return vm.eclass
-
     # ---- admission ---------------------------------------------------------
 
     def _fits(self, vm: Vmdbk, klass: int) -> bool:
