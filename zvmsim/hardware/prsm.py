@@ -118,8 +118,9 @@ class Prsm:
         self._granted: dict[str, float] = {}  # last tick's allocation to the others, in PUs
         self._window_own = self._window_span = 0.0
         self._window_wanted: dict[str, float] = {}
+        self.contended = self._can_be_contended()  # fixed by the configuration
 
-    def contended(self) -> bool:
+    def _can_be_contended(self) -> bool:
         """Whether shared pools can ever be oversubscribed (else PR/SM never interferes)."""
         for pu_type, count in self.cec.pus.items():
             shared = [p for p in self.cec.partitions if p.pu_type == pu_type and not p.dedicated]
@@ -133,7 +134,7 @@ class Prsm:
 
     def start(self) -> None:
         """Begin sharing out the pools (only where they can be oversubscribed)."""
-        if self.contended():
+        if self.contended:
             self.env.process(self._run())
 
     def _others_demand(self, part: PartitionConfig, now: float) -> float:
@@ -206,7 +207,7 @@ class Prsm:
         """Seconds each logical PU of *part* has been dispatched by *now*."""
         if part.own:
             return [self.processors.busy(c) for c in range(self.processors.count)]
-        if not self.contended():  # never shared out: each PU ran what it wanted
+        if not self.contended:  # never shared out: each PU ran what it wanted
             return [max(0.0, now - part.busy_from_s) * part.busy] * part.logical
         return list(self.dispatched_s[part.name])
 
