@@ -403,6 +403,19 @@ class Storage:
             space.referenced += n
             user.pending_cp_s += self._pgin_s * n
 
+    def history_writes(self, space: Space, pages: float) -> None:
+        """A counted space was written *pages* times in the past (a VDISK in use).
+
+        Never-written pages got frames first, then pages stolen since came back
+        in; every page written is referenced. No I/O timing, like
+        :meth:`history_counted`.
+        """
+        count = round(pages)
+        first = min(space.untouched, count)
+        self.first_touch_counted(space, first)
+        self.history_counted(space, min(space.xstor + space.dasd, count - first))
+        space.referenced = space.resident
+
     def history_counted(self, space: Space, n: int) -> None:
         """Bring *n* non-resident pages of a counted space in, with no I/O timing.
 

@@ -117,13 +117,8 @@ class LinuxApp(LinuxServer):
         vdisk = self.vdisk
         if vdisk is None:
             return
-        storage = self.machine.storage
         swaps = self.p["txn_rate"] * self.p["swap_per_txn"] * seconds
-        first = min(vdisk.untouched, round(swaps))
-        storage.first_touch_counted(vdisk, first)  # type: ignore[union-attr]
-        back = min(vdisk.xstor + vdisk.dasd, round(swaps) - first)
-        storage.history_counted(vdisk, back)  # type: ignore[union-attr]
-        vdisk.referenced = vdisk.resident  # a swap slot in use is touched: its bit is set
+        self.machine.storage.history_writes(vdisk, swaps)  # type: ignore[union-attr]
 
     def run(self) -> Generator:
         m, vm, rnd = self.machine, self.vm, self.rnd
@@ -215,13 +210,9 @@ class VdiskWriter(Workload):
 
     def history(self, seconds: float) -> None:
         """The VDISKs were being written before the window: filled, then rewritten."""
-        storage = self.machine.storage
         pages = self.p["mb_per_s"] * PAGES_PER_MB * seconds / max(1, len(self.vdisks))
         for space in self.vdisks:
-            first = min(space.untouched, round(pages))
-            storage.first_touch_counted(space, first)  # type: ignore[union-attr]
-            storage.history_counted(space, min(space.xstor + space.dasd, round(pages) - first))  # type: ignore[union-attr]
-            space.referenced = space.resident
+            self.machine.storage.history_writes(space, pages)  # type: ignore[union-attr]
 
     def run(self) -> Generator:
         m, vm = self.machine, self.vm
