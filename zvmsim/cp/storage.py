@@ -500,15 +500,3 @@ class Storage:
         if space.dasd:
             return self.read_counted(user, space)
         return None
-        pick -= untouched
-        if pick < space.resident:
-            if self.rnd.random() * space.resident >= space.referenced:
-                space.referenced += 1
-            return None
-        pick -= space.resident
-        if pick < space.xstor:
-            self.xstore_in_counted(user, space, 1)
-            return None
-        if space.dasd:
-            return self.read_counted(user, space)
-        return None
