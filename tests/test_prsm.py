@@ -91,3 +91,13 @@ def test_an_uncapped_partition_uses_what_a_quiet_sibling_leaves() -> None:
 def test_a_capped_partition_stays_within_its_share() -> None:
     _, frame = _run(0.25, capped=True)
     assert _own_busy(frame) == pytest.approx(100, rel=0.05)  # its weight's share, no more
+
+
+def test_lpar_report_shows_the_physical_pools_consistent_with_the_partitions() -> None:
+    _, frame = _run(1.0)
+    (pu_type, count, busy, ovhd), = frame.attrs["pools"]
+    assert (pu_type, count) == ("CP", 2)
+    assert busy * count == pytest.approx(frame["pct_busy"].sum(), rel=1e-6)
+    assert ovhd * count == pytest.approx(frame["pct_ovhd"].sum(), rel=1e-6)
+    text = zvmsim.report(_run(1.0)[0].monitor.data, "FCX126").text
+    assert "Physical PUs by type" in text and "Nr. of configured partitions:    2" in text

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 import zvmsim
 from zvmsim.machine import Machine
-from zvmsim.scenario import Scenario
+from zvmsim.scenario import Scenario, _load_raw
 
 MEAN = ">>Mean>>"
 
 
-def _raw(storbuf: list[int], quickdsp: bool = False, share: str = "RELATIVE 100") -> dict:
+def _raw(
+    storbuf: list[int], quickdsp: bool = False, share: str = "RELATIVE 100", **srm: list[int]
+) -> dict:
     linux = {
         "virtual_mb": 512.0, "used_mb": 400.0, "wss_mb": 300.0, "cold_touch_rate": 0.0,
         "cpu_ms_per_s": 100.0, "tick_s": 0.1,
@@ -30,7 +34,7 @@ def _raw(storbuf: list[int], quickdsp: bool = False, share: str = "RELATIVE 100"
             "volumes": 4, "model": "3390-9", "control_unit": "paging2008", "chpids": ["40"],
             "rdev_range": "7000-7003", "volser_prefix": "PAG",
         },
-        "scheduler": {"storbuf": storbuf},
+        "scheduler": {"storbuf": storbuf, **srm},
         "guests": {
             "LINUX": {"userid": "LNX*", "count": 5, "workload": "linux_server", "params": linux},
             "VIP": {
@@ -97,3 +101,39 @@ def test_srm_settings_and_bad_shares() -> None:
         Scenario("sched-test", _raw([300, 250, 200], share="LOTS")).config()
     with pytest.raises(zvmsim.ZvmsimError, match="must not grow"):
         Scenario("sched-test", _raw([100, 200, 300])).config()
+
+
+def test_dspbuf_limits_how_many_users_the_dispatch_list_holds() -> None:
+    run = _run([900, 800, 700], dspbuf=[3, 3, 3])  # storage would take all six
+    sched = zvmsim.report(run, "FCX145").frame
+    mean = sched[sched["interval_end"] == MEAN].iloc[0]
+    assert mean["users_q1"] + mean["users_q2"] + mean["users_q3"] <= 3.0 + 1e-9
+    assert mean["users_elist"] > 2  # the other three wait their turn
+    waited = [u for u, r in _ustat(run).items() if u != ">System<" and r["pct_el"] > 0]
+    assert len(waited) >= 5  # rotation again: nearly everyone waits sometimes
+
+
+def _thrashers(ldubuf: list[int] | None) -> zvmsim.perfkit.RunData:
+    raw = copy.deepcopy(_load_raw("thrasher"))
+    if ldubuf is not None:
+        raw["scheduler"] = {"ldubuf": ldubuf}
+    config = Scenario("thrasher", raw).config({"thrashers": 3}, duration=40)
+    return zvmsim.perfkit.reduce(Machine(config, seed=1).run())
+
+
+def test_ldubuf_limits_loading_users_to_a_share_of_the_paging_exposures() -> None:
+    free = _thrashers(None)  # 11 paging volumes: room for 11 loading users
+    tight = _thrashers([10, 10, 10])  # 10% of 11 exposures: one loading user at a time
+    free_sched, tight_sched = (
+        zvmsim.report(r, "FCX145").frame.set_index("interval_end") for r in (free, tight)
+    )
+    assert free_sched.loc[MEAN, "users_loading"] == pytest.approx(3, abs=0.2)  # the thrashers
+    assert free_sched.loc[MEAN, "users_elist"] == 0
+    # all three start together, not yet known as loading; from their first
+    # elapsed time slice on (the first interval), one runs at a time
+    later = tight_sched.drop(index=MEAN).iloc[1:]
+    assert (later["users_loading"] <= 1.0 + 1e-9).all()
+    assert (later["users_elist"] > 1.5).all()  # the other two wait in the eligible list
+    thrashers = ["LIN102", "LIN103", "LIN104"]
+    assert all(_ustat(tight)[u]["pct_el"] > 10 for u in thrashers)  # taking turns
+    assert all(_ustat(free)[u]["pct_el"] == 0 for u in thrashers)

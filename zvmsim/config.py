@@ -140,6 +140,7 @@ class GuestConfig:
     share_relative: int = 100  # 0 when the share is absolute
     share_absolute: float = 0.0  # % of the system
     limithard: bool = False
+    virtual_cpus: int = 1  # the directory's CPU statements (MACHINE ESA n)
 
 
 @dataclass(frozen=True)
@@ -375,14 +376,17 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         params = t.get("params", dict, {})
         quickdsp = t.get("quickdsp", bool, False)
         share = _share(t.get("share", str, "RELATIVE 100"), f"guests.{gname}.share")
+        vcpus = t.get("virtual_cpus", int, 1)
         t.done()
         if not 1 <= count <= 999:
             raise ZvmsimError(f"guests.{gname}.count must be 1 to 999, not {count}")
+        if not 1 <= vcpus <= 64:
+            raise ZvmsimError(f"guests.{gname}.virtual_cpus must be 1 to 64, not {vcpus}")
         userids = _userids(prefix, count)
         for u in userids:
             if len(u) > 8:
                 raise ZvmsimError(f"userid '{u}' is longer than 8 characters")
-        guests[gname] = GuestConfig(gname, userids, workload, params, quickdsp, *share)
+        guests[gname] = GuestConfig(gname, userids, workload, params, quickdsp, *share, vcpus)
 
     minidisks = {}
     for mname, body in _Table(top.get("minidisks", dict, {}), "[minidisks]").data.items():

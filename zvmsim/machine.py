@@ -16,7 +16,7 @@ import simpy
 
 from .config import SystemConfig
 from .cp.demandscan import DemandScan62
-from .cp.dispatch import Processors
+from .cp.dispatch import Processors, share_weights
 from .cp.io import VolumeIO
 from .cp.mdc import MinidiskCache
 from .cp.minidisk import BLOCK_BYTES, Minidisk
@@ -49,7 +49,10 @@ class Machine:
         cal = config.calibration
         path_us = cal.path_us
         self.processors = Processors(
-            self.env, config.processors.count, path_us["io_interrupt_system_us"]
+            self.env,
+            config.processors.count,
+            path_us["io_interrupt_system_us"],
+            path_us["dspslice_us"],
         )
         assert config.cec is not None
         self.prsm = Prsm(self.env, config.cec, self.processors, cal.prsm_overhead)
@@ -119,10 +122,12 @@ class Machine:
                 vm.share_relative = guest.share_relative
                 vm.share_absolute = guest.share_absolute
                 vm.limithard = guest.limithard
+                vm.virtual_cpus = guest.virtual_cpus
                 self.users[userid] = vm
                 self.workloads.append(
                     cls(self, vm, guest.params, self.streams.stream(f"workload:{userid}"))
                 )
+        share_weights(self.users.values())
         self.links: dict[str, int] = {}
         for w in self.workloads:
             for name in w.links:
@@ -141,7 +146,14 @@ class Machine:
             s.owner: s for s in (self.storage.spaces if self.storage else []) if s.kind == "guest"
         }
         dpa = self.storage.frames if self.storage is not None else 2**31
-        self.scheduler = Scheduler(self.env, config.srm, dpa, self._wss)
+        exposures = (
+            sum(len(v.volume.exposures) for v in self.storage.paging.volumes)
+            if self.storage is not None
+            else 0
+        )
+        self.scheduler = Scheduler(
+            self.env, config.srm, dpa, self._wss, exposures, self.processors.slice_s
+        )
         self.processors.scheduler = self.scheduler
         self.monitor = MonitorCollector(self)
 

@@ -1,16 +1,24 @@
-"""The dispatcher, reduced to what the current case studies need.
+"""The dispatcher: logical processors serving the dispatch list's CPU bursts.
 
-Logical processors serve CPU bursts first come, first served. A burst is
-placed when the user asks for it: on the processor that frees up first, to
-start at once or when that processor is done with the work already placed
-on it. Because bursts are placed in arrival order this is exactly a FIFO
-multi-server queue, and it costs one timeout per burst.
+A burst is what a user runs between two waits. When a processor is free it
+starts at once; otherwise it waits in the dispatcher's ready queue, which is
+ordered by **share**: each user has a virtual clock that a burst advances by
+its length divided by the user's weight (its relative share, or what its
+absolute share is worth against the relative ones), and the burst with the
+earliest virtual start goes next (start-time fair queueing). Under
+contention a user with twice the share so gets twice the processor; without
+contention, order does not matter and every burst starts at once. What a
+user does not want is spread over the others in proportion to their shares.
 
-Time is charged when a burst is placed; :meth:`Processors.ahead` and
-:meth:`Processors.unrun` give back the part that has not run yet, so a
-monitor sample taken in the middle of a burst sees only what has elapsed.
-Processor time is charged to the user (TCPU, VCPU); CP work that no user can
-be charged for is system time.
+A burst longer than the **dispatch time slice** runs one slice at a time,
+going back to the ready queue between slices, so a compute-bound user cannot
+hold a processor against users with more share.
+
+Time is charged when a burst is placed on a processor; :meth:`ahead` and
+:meth:`unrun` give back the part that has not run yet, so a monitor sample
+taken in the middle of a burst sees only what has elapsed. Processor time is
+charged to the user (TCPU, VCPU); CP work that no user can be charged for is
+system time.
 
 Under PR/SM a logical processor may get less than a whole physical one:
 :meth:`set_speed` tells the processors what fraction of real time they are
@@ -21,15 +29,17 @@ is charged the burst's own length only.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 from collections import deque
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from typing import Any
 
 import simpy
 
 from .vmdbk import CPU, LIM, RUN, Vmdbk
 
-__all__ = ["Processors"]
+__all__ = ["Processors", "share_weights"]
 
 
 class Processors:
@@ -49,9 +59,19 @@ class Processors:
         "susp_s",
         "_segments",
         "scheduler",
+        "slice_s",
+        "_ready",
+        "_seq",
+        "_vclock",
     )
 
-    def __init__(self, env: simpy.Environment, count: int, interrupt_us: float = 0.0) -> None:
+    def __init__(
+        self,
+        env: simpy.Environment,
+        count: int,
+        interrupt_us: float = 0.0,
+        slice_us: float = 5000.0,
+    ) -> None:
         self.env = env
         self.count = count
         self.free_at = [0.0] * count  # when each processor finishes the work placed on it
@@ -66,22 +86,48 @@ class Processors:
         # once PR/SM slows us down: per processor, the placed bursts (start, end, speed)
         self._segments: list[deque[tuple[float, float, float]]] | None = None
         self.scheduler: Any = None  # the scheduler, for users waiting in the eligible list
+        self.slice_s = slice_us / 1e6  # the dispatch time slice
+        # the ready queue: (virtual start, sequence, user, total, virtual, event)
+        self._ready: list[tuple[float, int, Vmdbk, float, float, simpy.Event]] = []
+        self._seq = itertools.count()
+        self._vclock = 0.0  # virtual start of the burst dispatched last
 
-    def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Timeout:
-        """Place a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
+    def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Event:
+        """Run a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
 
         CP time done earlier on the user's behalf (``pending_cp_s``) is charged here too.
         """
         if user.elisted:  # not admitted: the burst waits for the scheduler first
             return self.env.process(self._after_admission(user, virtual_s, cp_s))
-        now = self.env.now
-        if user.limithard and user.limit_free_at > now:  # over its limit: held back
+        if user.limithard and user.limit_free_at > self.env.now:  # over its limit: held back
             return self.env.process(self._after_limit(user, virtual_s, cp_s))
         total = virtual_s + cp_s + user.pending_cp_s
+        if total > self.slice_s * 1.000001:
+            return self.env.process(self._sliced(user, virtual_s, cp_s))
         user.pending_cp_s = 0.0
-        free_at = self.free_at
-        cpu = free_at.index(min(free_at))
-        start = free_at[cpu] if free_at[cpu] > now else now
+        start_tag = max(user.vfinish, self._vclock)
+        user.vfinish = start_tag + total / user.weight
+        if not self._ready:
+            free_at, now = self.free_at, self.env.now
+            cpu = free_at.index(min(free_at))
+            if free_at[cpu] <= now:
+                self._vclock = start_tag
+                return self._place(cpu, user, total, virtual_s)
+        event = self.env.event()
+        heapq.heappush(self._ready, (start_tag, next(self._seq), user, total, virtual_s, event))
+        user.state = CPU
+        return event
+
+    def _place(
+        self,
+        cpu: int,
+        user: Vmdbk,
+        total: float,
+        virtual_s: float,
+        waiter: simpy.Event | None = None,
+    ) -> simpy.Timeout:
+        """Start *user*'s burst on the free processor *cpu* now (*waiter* fires at its end)."""
+        start = self.env.now
         if user.limithard:
             rate = user.share_absolute / 100.0 * self.count  # processors' worth it may use
             user.limit_free_at = start + total / rate
@@ -91,7 +137,7 @@ class Processors:
         else:
             end = start + total / speed
             self.susp_s[cpu] += end - start - total
-        free_at[cpu] = end
+        self.free_at[cpu] = end
         if self._segments is not None:
             self._segments[cpu].append((start, end, speed))
         self.busy_s[cpu] += total
@@ -99,8 +145,36 @@ class Processors:
         user.vcpu_s += virtual_s
         user.tcpu_s += total
         user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
-        user.state = CPU if start > now else RUN
-        return self.env.timeout(end - now)
+        user.state = RUN
+        done = self.env.timeout(end - start)
+        if waiter is not None:
+            done.callbacks.append(lambda _event: waiter.succeed())
+        done.callbacks.append(lambda _event, cpu=cpu: self._freed(cpu))
+        return done
+
+    def _freed(self, cpu: int) -> None:
+        """*cpu* finished a burst. If others are ready, choose among them a moment later,
+        so that a user going on at once (the end of a time slice) competes too."""
+        if self._ready:
+            self.env.timeout(0).callbacks.append(lambda _event: self._next(cpu))
+
+    def _next(self, cpu: int) -> None:
+        """Start the ready queue's first burst on *cpu*, if it is still free."""
+        if self._ready and self.free_at[cpu] <= self.env.now:
+            start_tag, _, user, total, virtual_s, event = heapq.heappop(self._ready)
+            self._vclock = start_tag
+            self._place(cpu, user, total, virtual_s, event)
+
+    def _sliced(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
+        """A burst longer than the time slice: one slice at a time, back in the queue between."""
+        total = virtual_s + cp_s + user.pending_cp_s
+        user.pending_cp_s = 0.0
+        share = virtual_s / total
+        left = total
+        while left > 1e-12:
+            piece = min(self.slice_s, left)
+            left -= piece
+            yield self.run(user, piece * share, piece * (1.0 - share))
 
     def _after_admission(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
         yield self.scheduler.wait_admitted(user)
@@ -182,3 +256,21 @@ class Processors:
             if now < end:
                 return RUN
         return user.state
+
+
+def share_weights(users: Iterable[Vmdbk]) -> None:
+    """Give each user the dispatcher weight of its SET SHARE.
+
+    A relative share is its own weight. An absolute share of A% is worth
+    what makes it A% of the system against all relative shares:
+    ``A / (100 - total absolute) * total relative``.
+    """
+    users = list(users)
+    relative = sum(u.share_relative for u in users if not u.share_absolute)
+    absolute = sum(u.share_absolute for u in users)
+    rest = max(100.0 - absolute, 1.0)
+    for u in users:
+        if u.share_absolute:
+            u.weight = u.share_absolute / rest * relative if relative else u.share_absolute
+        else:
+            u.weight = float(max(u.share_relative, 1))

@@ -141,6 +141,7 @@ class PagingDevices:
     def read(self, user: Vmdbk, index: int, pages: int) -> Generator:
         """Read a block of *pages* from volume *index* for a faulting *user*."""
         vol = self.volumes[index]
+        user.page_faults += 1
         yield from vol.volume.io(user, pages * PAGE_BYTES, True, True, PGW)
         vol.pages_read += pages
         vol.blocks_read += 1

@@ -9,22 +9,31 @@ to admit it. Dormant users are in neither.
   Q1's elapsed time slice it counts as Q2, and after Q2's as Q3 — a
   long-running user, as every busy Linux guest is. A QUICKDSP user is Q0:
   never held in the eligible list.
+* **DSPBUF.** At most DSPBUF(1) users of Q1–Q3 may be in the dispatch
+  list at once, DSPBUF(2) of Q2–Q3 and DSPBUF(3) of Q3 (Q0 is not counted).
+* **LDUBUF.** A *loading user* is one that takes page faults faster than it
+  uses the processor: at least LOADING_FAULTS faults per dispatch time
+  slice of its own CPU time while it is in the dispatch list (judged, when it
+  comes back, by its last stay). Loading users of Q1–Q3 may keep at most
+  LDUBUF(1)% of the system's paging exposures busy, one each; of Q2–Q3
+  LDUBUF(2)%, of Q3 LDUBUF(3)%. Another loading user waits in the eligible
+  list, so the paging devices are not swamped.
 * **STORBUF.** Admitting a user must not overcommit real storage more than
   SET SRM STORBUF allows: the working sets of the dispatch list's Q1–Q3
   users may use STORBUF(1)% of the dynamic paging area, those of Q2–Q3
   users STORBUF(2)%, those of Q3 users STORBUF(3)%. A user who does not fit
   waits in the eligible list (E1, E2 or E3, by the class it is expected to
   be); while it waits, it does not run (USTAT's %EL).
-* **Rotation.** A Q3 user that has used up its elapsed time slice while
-  others wait is moved to the back of the eligible list, so that storage is
-  shared out over time.
+* **Rotation.** A user that has used up its elapsed time slice is looked
+  at again: while others wait it moves to the back of the eligible list, so
+  that storage and the paging devices are shared out over time; otherwise it
+  stays for another Q3 slice if the limits would still admit it.
 * **LIMITHARD.** A user with an absolute share and LIMITHARD may not use
   more than that share of the processors; its bursts are held back (USTAT's
   %LIM) so its consumption never runs ahead of the limit.
 
-Relative shares only order the dispatcher's queue under CPU contention; the
-dispatcher here serves bursts first come, first served, so shares are
-recorded (FCX226) but do not reorder work.
+Shares do their work in the dispatcher (:mod:`zvmsim.cp.dispatch`), which
+orders the ready users by share under CPU contention.
 """
 
 from __future__ import annotations
@@ -37,7 +46,9 @@ import simpy
 
 from .vmdbk import DM, EL, RUN, Vmdbk
 
-__all__ = ["SrmConfig", "Scheduler"]
+__all__ = ["LOADING_FAULTS", "SrmConfig", "Scheduler"]
+
+LOADING_FAULTS = 5  # page faults per dispatch time slice of CPU time that make a user loading
 
 
 @dataclass(frozen=True)
@@ -59,12 +70,17 @@ class Scheduler:
         srm: SrmConfig,
         dpa_pages: int,
         wss: Callable[[Vmdbk], int],
+        paging_exposures: int = 0,
+        slice_s: float = 0.005,
     ) -> None:
         self.env = env
         self.srm = srm
         self.dpa = dpa_pages
         self._wss = wss
-        self.dispatch: set[Vmdbk] = set()
+        self.exposures = paging_exposures
+        self.slice_s = slice_s  # the dispatch time slice, for judging loading users
+        # the dispatch list, in the order users entered it (a dict: deterministic order)
+        self.dispatch: dict[Vmdbk, None] = {}
         self.eligible: deque[Vmdbk] = deque()
         self._admitted: dict[Vmdbk, simpy.Event] = {}
         self._rotating = False
@@ -83,31 +99,70 @@ class Scheduler:
         age = now - vm.added_at
         return 1 if age < t1 else 2 if age < t1 + t2 else 3
 
+    def is_loading(self, vm: Vmdbk) -> bool:
+        """Whether *vm* is a loading user (see the module's LDUBUF)."""
+        faults = vm.page_faults - vm.faults_at_add
+        if vm not in self.dispatch or faults < LOADING_FAULTS:
+            return vm.loading  # too little seen of this stay: as at the end of the last
+        cpu = max(vm.tcpu_s - vm.tcpu_at_add, self.slice_s)
+        return faults * self.slice_s >= LOADING_FAULTS * cpu
+
     # ---- admission ---------------------------------------------------------
 
     def _fits(self, vm: Vmdbk, klass: int) -> bool:
+        return self._blocker(vm, klass) is None
+
+    def _blocker(self, vm: Vmdbk, klass: int) -> str | None:
+        """What keeps *vm* (of class *klass*) out of the dispatch list now, or None."""
         now = self.env.now
         sums = [0, 0, 0]  # WSS of Q1-3, Q2-3 and Q3 users in the dispatch list
+        users = [0, 0, 0]  # how many of them
+        loading = [0, 0, 0]  # how many of them are loading users
         for other in self.dispatch:
             q = self.qclass(other, now)
             if q >= 1:
                 w = self._wss(other)
+                ld = self.is_loading(other)
                 for level in range(q):
                     sums[level] += w
+                    users[level] += 1
+                    loading[level] += ld
         w = self._wss(vm)
+        ld = self.exposures > 0 and self.is_loading(vm)
+        srm = self.srm
         for level in range(klass):
-            if sums[level] + w > self.srm.storbuf[level] * self.dpa / 100:
-                return False
-        return True
+            if sums[level] + w > srm.storbuf[level] * self.dpa / 100:
+                return "STORBUF"
+            if users[level] + 1 > srm.dspbuf[level]:
+                return "DSPBUF"
+            if ld and loading[level] + 1 > srm.ldubuf[level] * self.exposures / 100:
+                return "LDUBUF"
+        return None
+
+    def _enter(self, vm: Vmdbk, klass: int = 1) -> None:
+        """*vm* joins the dispatch list now as class *klass* (an E3 user comes back as Q3)."""
+        t1, t2, t3 = self.srm.ets_s
+        now = self.env.now
+        vm.added_at = now - (0.0, 0.0, t1, t1 + t2)[klass]
+        vm.slice_end = vm.added_at + t1 + t2 + t3
+        vm.faults_at_add = vm.page_faults
+        vm.tcpu_at_add = vm.tcpu_s
+        self.dispatch[vm] = None
+        vm.state = RUN
+
+    def _leave(self, vm: Vmdbk) -> None:
+        """*vm* leaves the dispatch list; remember whether it was loading."""
+        vm.loading = self.is_loading(vm)
+        self.dispatch.pop(vm, None)
 
     def add(self, vm: Vmdbk, klass: int = 1) -> None:
         """*vm* has work: admit it to the dispatch list, or hold it in the eligible list."""
         if vm in self.dispatch or vm.elisted:
             return
+        self._start_rotation()
         vm.added_at = self.env.now
         if vm.quickdsp or (not self.eligible and self._fits(vm, klass)):
-            self.dispatch.add(vm)
-            vm.state = RUN
+            self._enter(vm)
             return
         vm.elisted = True
         vm.eclass = klass
@@ -117,7 +172,8 @@ class Scheduler:
 
     def drop(self, vm: Vmdbk) -> None:
         """*vm* went idle: it leaves the dispatch list; waiting users may now fit."""
-        self.dispatch.discard(vm)
+        if vm in self.dispatch:
+            self._leave(vm)
         vm.state = DM
         self._admit_waiting()
 
@@ -129,15 +185,20 @@ class Scheduler:
         return event
 
     def _admit_waiting(self) -> None:
-        while self.eligible:
-            vm = self.eligible[0]
-            if not self._fits(vm, vm.eclass):
+        """Admit eligible users in order while they fit. A loading user that only
+        LDUBUF holds back is passed over; any other misfit stops the admissions."""
+        i = 0
+        while i < len(self.eligible):
+            vm = self.eligible[i]
+            why = self._blocker(vm, vm.eclass)
+            if why == "LDUBUF":
+                i += 1
+                continue
+            if why is not None:
                 return
-            self.eligible.popleft()
+            del self.eligible[i]
             vm.elisted = False
-            vm.added_at = self.env.now
-            self.dispatch.add(vm)
-            vm.state = RUN
+            self._enter(vm, vm.eclass)
             event = self._admitted.pop(vm, None)
             if event is not None:
                 event.succeed()
@@ -150,17 +211,28 @@ class Scheduler:
             self.env.process(self._rotate())
 
     def _rotate(self) -> Generator:
-        """While anyone waits: move Q3 users past their time slice to the eligible list."""
-        t1, t2, t3 = self.srm.ets_s
-        while self.eligible:
+        """Every Q1 time slice: look again at users whose elapsed time slice is over.
+
+        While others wait, such a user goes to the back of the eligible list (one
+        for each waiting user). Otherwise it gets a new Q3 slice if it would still
+        be admitted now, and goes to the eligible list if not (it became a loading
+        user, or storage got tighter).
+        """
+        t1, _, t3 = self.srm.ets_s
+        while self.dispatch or self.eligible:
             now = self.env.now
-            expired = [
-                vm
-                for vm in sorted(self.dispatch, key=lambda v: v.added_at)
-                if not vm.quickdsp and now - vm.added_at >= t1 + t2 + t3
-            ]
-            for vm in expired[: len(self.eligible)]:
-                self.dispatch.discard(vm)
+            expired = sorted(
+                (vm for vm in self.dispatch if not vm.quickdsp and vm.slice_end <= now),
+                key=lambda v: (v.slice_end, v.userid),
+            )
+            waiting = len(self.eligible)
+            for vm in expired:
+                self._leave(vm)
+                if not waiting and self._fits(vm, 3):
+                    self.dispatch[vm] = None
+                    vm.slice_end = now + t3
+                    continue
+                waiting = max(0, waiting - 1)
                 vm.elisted = True
                 vm.eclass = 3
                 vm.state = EL

@@ -48,9 +48,17 @@ class Vmdbk:
         "share_absolute",
         "limithard",
         "added_at",
+        "slice_end",
         "elisted",
         "eclass",
         "limit_free_at",
+        "virtual_cpus",
+        "weight",
+        "vfinish",
+        "page_faults",
+        "loading",
+        "faults_at_add",
+        "tcpu_at_add",
     )
 
     def __init__(self, userid: str) -> None:
@@ -68,8 +76,17 @@ class Vmdbk:
         self.share_relative = 100  # SET SHARE RELATIVE (0 when the share is absolute)
         self.share_absolute = 0.0  # SET SHARE ABSOLUTE, % of the system
         self.limithard = False
+        self.virtual_cpus = 1
         # scheduler state
         self.added_at = 0.0  # when it last entered the dispatch list
+        self.slice_end = 0.0  # when its elapsed time slice in the dispatch list ends
         self.elisted = False  # waiting in the eligible list
         self.eclass = 0
         self.limit_free_at = 0.0  # earliest start its limit allows for the next burst
+        # dispatcher state
+        self.weight = 100.0  # its share as a dispatcher weight (see dispatch.share_weights)
+        self.vfinish = 0.0  # virtual time its last burst ends at
+        self.page_faults = 0  # page faults it waited for (reads from paging DASD)
+        self.loading = False  # a loading user when it last left the dispatch list
+        self.faults_at_add = 0  # page_faults and tcpu_s when it entered the dispatch list
+        self.tcpu_at_add = 0.0

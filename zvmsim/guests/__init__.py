@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .base import Idle
 from .cms import CmsCopyfile, CmsLight
+from .compute import Compute
 from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
@@ -17,6 +18,7 @@ __all__ = [
     "WORKLOADS",
     "CmsCopyfile",
     "CmsLight",
+    "Compute",
     "Idle",
     "LinuxApp",
     "LinuxNetwork",
@@ -30,6 +32,7 @@ WORKLOADS = {
     "idle": Idle,
     "cms_copyfile": CmsCopyfile,
     "cms_light": CmsLight,
+    "compute": Compute,
     "linux_thrasher": LinuxThrasher,
     "linux_server": LinuxServer,
     "linux_app": LinuxApp,

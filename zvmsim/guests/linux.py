@@ -158,6 +158,7 @@ class LinuxServer(Workload):
         path_us = self.machine.config.calibration.path_us
         self._timer_s = path_us["timer_tick_us"] / 1e6
         self._timer_system_s = path_us["timer_tick_system_us"] / 1e6
+        self._sigp_s = path_us["sigp_us"] / 1e6
 
     def prepare(self) -> None:
         """The server has used ``used_mb`` of its storage since it was started."""
@@ -231,8 +232,13 @@ class LinuxServer(Workload):
                     yield from step
             elif space.referenced < space.resident:
                 space.referenced += 1
-        ticks = self.p["hz"] * tick
+        ticks = self.p["hz"] * tick * vm.virtual_cpus  # every virtual CPU has its timer
         if ticks:  # CP reflects each timer interrupt: time for the guest, and its own
             vm.pending_cp_s += ticks * self._timer_s
             cpu.charge_system(ticks * self._timer_system_s)
-        yield cpu.run(vm, self.p["cpu_ms_per_s"] / 1000.0 * tick, 0.0)
+        # a tick's work is shared out: the kernel wakes its other virtual CPUs with
+        # a SIGP each, which CP simulates (in the guest's real processor time)
+        vm.pending_cp_s += (vm.virtual_cpus - 1) * self._sigp_s
+        # the work of a tick varies (requests come and go); on average cpu_ms_per_s
+        work = self.p["cpu_ms_per_s"] / 1000.0 * tick * (0.5 + rnd.random())
+        yield cpu.run(vm, work, 0.0)

@@ -86,7 +86,7 @@ class MonitorCollector:
         self._user_hf = {u: [0] * len(STATES) for u in machine.users}
         self._dev_hf = {r.addr: [0, 0, 0] for v in machine.volumes.values() for r in v.exposures}
         self._held_hf: dict[str, int] = {}  # paging requests CP held per volume, summed
-        self._sys_hf = [0, 0, 0]
+        self._sys_hf = [0, 0, 0, 0]  # samples, dispatch list, eligible list, loading
         self._sys_cls = [0] * 7  # samples of users in Q0-Q3 and E1-E3
         self._user_cls = {u: [0] * 7 for u in machine.users}
         self._avail_hf = 0
@@ -136,7 +136,8 @@ class MonitorCollector:
         dispatch = 0
         now = m.env.now
         sched, classes = m.scheduler, self._sys_cls
-        eligible = 0
+        eligible = loading = 0
+        in_dispatch = sched.dispatch
         for userid, vm in m.users.items():
             state = Processors.sampled_state(vm, now)
             self._user_hf[userid][state] += 1
@@ -146,6 +147,8 @@ class MonitorCollector:
                 self._user_cls[userid][klass] += 1
                 classes[klass] += 1
             eligible += vm.elisted
+            loading += vm in in_dispatch and sched.is_loading(vm)
+        self._sys_hf[3] += loading
         self._sys_hf[0] += 1
         self._sys_hf[1] += dispatch
         self._sys_hf[2] += eligible
@@ -223,8 +226,8 @@ class MonitorCollector:
     def _user_config(self, userid: str, workload: Workload | None) -> MRMTRUSR:
         """A user's directory settings: from its address space and workload parameters.
 
-        Every guest runs on one virtual CPU with SHARE RELATIVE 100 unless its
-        workload says otherwise; storage is the guest's address space size.
+        Virtual CPUs and shares are the directory's; storage is the guest's
+        address space size.
         """
         p = workload.p if workload is not None else {}
         space = self._spaces.get(userid)
@@ -233,7 +236,7 @@ class MonitorCollector:
         return MRMTRUSR(
             tod=self.tod(),
             userid=userid,
-            virtual_cpus=int(p.get("virtual_cpus", 1)),
+            virtual_cpus=vm.virtual_cpus,
             storage_pages=pages,
             reserved=space.reserved if space else 0,
             share_relative=vm.share_relative,
@@ -290,6 +293,7 @@ class MonitorCollector:
                 hf_dispatch=self._sys_hf[1],
                 hf_eligible=self._sys_hf[2],
                 **_classes(self._sys_cls),
+                hf_loading=self._sys_hf[3],
             )
         )
         procs = m.processors

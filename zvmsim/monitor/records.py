@@ -259,6 +259,7 @@ class MRSYTSYG(Record):
     cls_e1: int = 0
     cls_e2: int = 0
     cls_e3: int = 0
+    hf_loading: int = 0  # loading users found in the dispatch list, summed over samples
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,9 @@ it was dispatched on a physical PU (%Busy) and PR/SM's overhead for it
 saw (%VMLd), the time its logical PU was ready but not dispatched (%Susp)
 and the load corrected for that (%LogLd = %VMLd x 100 / (100 - %Susp)).
 %Load is the partition's %Busy summed over its logical PUs, divided by the
-CEC's physical PUs.
+CEC's physical PUs. Above the table, the CEC's physical PUs by type: how
+many, and how busy PR/SM kept each pool (the partitions' dispatch time and
+PR/SM's overhead for them, over the pool's capacity).
 """
 
 from __future__ import annotations
@@ -66,7 +68,29 @@ def build_lpar(run: RunData, intervals: list[Interval], user: str | None) -> pd.
             rows.append(row)
     frame = pd.DataFrame(rows, columns=COLUMNS)
     frame["partition"] = frame["partition"].replace("", pd.NA).ffill().fillna("")
+    frame.attrs["partitions"] = len(by_part)
+    frame.attrs["pools"] = _pools(run, iv, elapsed)
     return frame
+
+
+def _pools(run: RunData, iv: Interval, elapsed: float) -> list[tuple[str, int, float, float]]:
+    """(PU type, physical count, %busy, %overhead) of each physical PU pool."""
+    used: dict[str, list[float]] = {}
+    for lpu, c in iv.lpus.items():
+        desc = run.lpars[lpu]
+        if desc.logical:
+            pool = used.setdefault(desc.pu_type, [0.0, 0.0])
+            pool[0] += c["dispatched_us"] + c["overhead_us"]
+            pool[1] += c["overhead_us"]
+    out = []
+    for pu_type, c in sorted(iv.pus.items()):
+        capacity = c["count"] * elapsed
+        busy, ovhd = used.get(pu_type, [0.0, 0.0])
+        out.append(
+            (pu_type, int(c["count"]), 100 * busy / capacity if capacity else NAN,
+             100 * ovhd / capacity if capacity else NAN)
+        )  # fmt: skip
+    return out
 
 
 _COLUMNS = [
@@ -92,7 +116,15 @@ def _text(frame: pd.DataFrame) -> list[str]:
     repeat = shown["partition"].eq(shown["partition"].shift())
     for col in ("partition", "number", "logical", "weight", "capped", "pct_load"):
         shown[col] = shown[col].astype(object).where(~repeat, "")
-    lines = table(shown, _COLUMNS, "")
+    lines = [f"Nr. of configured partitions: {frame.attrs.get('partitions', 0):4d}", ""]
+    pools = frame.attrs.get("pools", [])
+    if pools:
+        lines.append("Physical PUs by type   Count   %Busy   %Ovhd")
+        for pu_type, count, busy, ovhd in pools:
+            lines.append(f"{pu_type:<20} {count:7d} {busy:7.1f} {ovhd:7.1f}")
+        lines.append(f"{'Total':<20} {sum(p[1] for p in pools):7d}")
+        lines.append("")
+    lines += table(shown, _COLUMNS, "")
     load = frame["pct_load"].sum()  # each partition's busy over the physical PUs
     lines += ["", f"Overall physical load  {load:8.1f} %"]
     return lines

@@ -3,8 +3,10 @@
 SCHEDLOG shows, per monitor interval, how many users the high-frequency
 samples found in each transaction class of the dispatch list (Q0 for
 QUICKDSP users, Q1 to Q3 by how long they have been there) and in each
-class of the eligible list (E1 to E3): the eligible list forming is the
-scheduler saying storage (STORBUF) will not take more users at once.
+class of the eligible list (E1 to E3), and how many of the dispatch list's
+users were loading users (paging heavily). The eligible list forming is the
+scheduler saying storage (STORBUF), the paging devices (LDUBUF) or the
+dispatch list's size (DSPBUF) will not take more users at once.
 SYSSET shows the SET SRM settings the scheduler worked with.
 """
 
@@ -27,6 +29,7 @@ def _row(iv: Interval) -> dict:
     for c in CLASSES:
         row[f"users_{c}"] = iv.system.get(f"cls_{c}", 0) / n if n else float("nan")
     row["users_elist"] = sum(row[f"users_{c}"] for c in CLASSES[4:])
+    row["users_loading"] = iv.system.get("hf_loading", 0) / n if n else float("nan")
     return row
 
 
@@ -48,6 +51,7 @@ FCX145 = ReportSpec(
         *[Column(f"users_{c}", ("", c.upper()), 7, "2") for c in CLASSES[:4]],
         Column("users_elist", ("", "Total"), 6, "2"),
         *[Column(f"users_{c}", ("", c.upper()), 6, "2") for c in CLASSES[4:]],
+        Column("users_loading", ("Loading", "Users"), 7, "2"),
     ],
 )
 

@@ -1,0 +1,42 @@
+"""A compute-bound guest, or one that wants a set share of a processor."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from ..cp.vmdbk import TIW
+from ..errors import ZvmsimError
+from .base import Workload
+
+__all__ = ["Compute"]
+
+
+class Compute(Workload):
+    """Runs CPU bursts back to back (``demand_pct`` 100), or with pauses between them.
+
+    With ``demand_pct`` below 100 the guest pauses after each burst long enough
+    to want that percentage of one processor when nothing holds it back — the
+    "LINUX04 wants only 3%" guest of a share experiment.
+    """
+
+    PARAMS = {"demand_pct": 100.0, "burst_ms": 2.0}
+
+    def __init__(self, *args) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args)
+        if not 0 < self.p["demand_pct"] <= 100:
+            raise ZvmsimError(f"user {self.vm.userid}: demand_pct must be in (0, 100]")
+        if self.p["burst_ms"] <= 0:
+            raise ZvmsimError(f"user {self.vm.userid}: burst_ms must be positive")
+
+    def run(self) -> Generator:
+        m, vm, rnd = self.machine, self.vm, self.rnd
+        mean = self.p["burst_ms"] / 1000.0
+        pause = 100.0 / self.p["demand_pct"] - 1.0  # pause per second of burst
+        yield m.env.timeout(rnd.uniform(0.0, mean))
+        m.add_to_dispatch_list(vm)
+        while True:
+            burst = mean * (0.5 + rnd.random())
+            yield m.processors.run(vm, burst, 0.0)
+            if pause > 0:
+                vm.state = TIW  # between bursts, still in the dispatch list
+                yield m.env.timeout(burst * pause)
