@@ -12,6 +12,7 @@ from .cms import CmsCopyfile, CmsLight
 from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
+from .vdisk_format import VdiskFormatter
 
 __all__ = [
     "WORKLOADS",
@@ -22,6 +23,7 @@ __all__ = [
     "LinuxNetwork",
     "LinuxServer",
     "LinuxThrasher",
+    "VdiskFormatter",
     "VdiskWriter",
     "VSwitchController",
 ]
@@ -36,4 +38,5 @@ WORKLOADS = {
     "vdisk_writer": VdiskWriter,
     "vswitch_controller": VSwitchController,
     "linux_network": LinuxNetwork,
+    "vdisk_formatter": VdiskFormatter,
 }
