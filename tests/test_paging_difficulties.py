@@ -61,7 +61,7 @@ def test_full_3390_3s_push_paging_onto_the_3390_9s(run_data) -> None:
 
 def test_slot_counts_follow_3390_geometry(run_data) -> None:
     cpowned, _ = _paging(run_data(SCENARIO, 1, phase="full-volumes"))
-    slots = dict(zip(cpowned["volser"], cpowned["slots"]))
+    slots = dict(zip(cpowned["volser"], cpowned["slots"], strict=True))
     assert slots["XXPG01"] == 3339 * 15 * 12
     assert slots["CFD001"] == 10017 * 15 * 12
 
