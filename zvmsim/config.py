@@ -167,6 +167,7 @@ class PagingConfig:
     paths: int = 0  # how many of ``chpids`` the volumes use (0: all)
     used_pct: float = 0.0  # slots already in use when the run starts (idle users' pages)
     extra: PagingConfig | None = None  # a second group of volumes (another model)
+    cu_model: str = ""  # the control unit's type-model as the configuration names it (2105-E8)
 
 
 @dataclass(frozen=True)
@@ -642,6 +643,9 @@ def _paging(
     paths = t.get("paths", int, 0)
     used_pct = t.get("used_pct", float, 0.0)
     extra_body = t.get("extra", dict, None) if where == "[paging]" else None
+    cu_model = t.get("cu_model", str, "")
+    if cu_model:
+        _fits(cu_model, 8, f"{where}.cu_model")
     t.done()
     if not 0 <= paths <= len(chpids):
         raise ZvmsimError(f"{where}: paths must be 0 to {len(chpids)} (its CHPIDs), not {paths}")
@@ -649,7 +653,8 @@ def _paging(
         raise ZvmsimError(f"{where}: used_pct must be 0 to under 100, not {used_pct:g}")
     extra = None
     if extra_body is not None:
-        extra_body = {"control_unit": cu, "chpids": list(chpids), "paths": paths, **extra_body}
+        extra_body = {"control_unit": cu, "chpids": list(chpids), "paths": paths,
+                      "cu_model": cu_model, **extra_body}  # fmt: skip
         extra = _paging(extra_body, channels, calibration, "[paging.extra]")
         if extra is not None and extra.volumes == 0:
             extra = None
@@ -666,5 +671,5 @@ def _paging(
         if c not in channels:
             raise ZvmsimError(f"{where}: unknown CHPID '{c}'")
     return PagingConfig(
-        count, model, cu, chpids, tuple(pool[:count]), prefix, paths, used_pct, extra
+        count, model, cu, chpids, tuple(pool[:count]), prefix, paths, used_pct, extra, cu_model
     )

@@ -85,6 +85,7 @@ class Machine:
         self.volume_info = {
             v.volser: (v.model, v.control_unit, v.chpids, "") for v in config.volumes.values()
         }
+        self.cu_models: dict[str, str] = {}  # volser -> control unit type-model, where known
         self.storage: Storage | None = None
         if config.storage is not None:
             self.storage = self._build_storage(config)
@@ -217,6 +218,8 @@ class Machine:
             )
             self.volumes[volser] = vol
             self.volume_info[volser] = (pg.model, pg.control_unit, chpids, "PAGE")
+            if pg.cu_model:
+                self.cu_models[volser] = pg.cu_model
             out.append(PageVolume(vol, slots, used=int(slots * pg.used_pct / 100.0)))
         return out
 

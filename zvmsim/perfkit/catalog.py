@@ -6,6 +6,7 @@ from ..errors import ZvmsimError
 from .cache import FCX111, FCX177
 from .channel import FCX161, FCX215
 from .demand import FCX254, FCX259
+from .devconf import FCX131
 from .device import FCX108
 from .lpar import FCX126
 from .paging import FCX109, FCX143
@@ -39,6 +40,7 @@ REPORTS: dict[str, ReportSpec] = {
             FCX113,
             FCX114,
             FCX126,
+            FCX131,
             FCX143,
             FCX144,
             FCX146,
