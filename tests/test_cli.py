@@ -191,3 +191,14 @@ def test_devconf_shows_the_paging_volumes_behind_their_chpids(capsys) -> None:
     code, out, _ = _run(capsys, "report", "pav-mdc", "DEVCONF", "--duration", "10")
     alias = next(line for line in out.splitlines() if line.startswith("E7FC-E7FE"))
     assert "Alias" in alias and alias.split()[-2:] == ["E700", "4"]
+
+
+def test_devlog_by_time_per_device(capsys) -> None:
+    argv = ["report", "paging-difficulties", "DEVLOG", "--duration", "60", "--format", "csv"]
+    code, out, _ = _run(capsys, *argv)
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    first = [(r["interval_end"], r["addr"]) for r in rows[:3]]
+    assert first == [(">>Mean>>", "1240"), ("11:46:09", "1240"), ("11:46:39", "1240")]
+    assert len(rows) == 24 * 3
+    assert {"io_rate", "pend_ms", "conn_ms", "serv_ms", "resp_ms", "req_qued"} <= set(rows[0])

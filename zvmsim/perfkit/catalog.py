@@ -8,6 +8,7 @@ from .channel import FCX161, FCX215
 from .demand import FCX254, FCX259
 from .devconf import FCX131
 from .device import FCX108
+from .devlog import FCX168
 from .lpar import FCX126
 from .paging import FCX109, FCX143
 from .processor import FCX100, FCX180
@@ -52,6 +53,7 @@ REPORTS: dict[str, ReportSpec] = {
             FCX162,
             FCX163,
             FCX164,
+            FCX168,
             FCX177,
             FCX180,
             FCX215,
