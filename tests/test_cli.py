@@ -170,3 +170,35 @@ def test_a_bug_is_one_line_not_a_traceback(capsys, monkeypatch) -> None:
     code, out, err = _run(capsys, "scenarios")
     assert code == 1 and out == ""
     assert err.startswith("zvmsim: internal error: RuntimeError: boom") and err.count("\n") == 1
+
+
+def test_devconf_shows_the_paging_volumes_behind_their_chpids(capsys) -> None:
+    argv = ["report", "paging-difficulties", "FCX131", "--duration", "30", "--format", "csv"]
+    code, out, _ = _run(capsys, *argv)
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["addr"], r["type"], r["devices"]) for r in rows] == [("1240-1257", "3390-3", "24")]
+    row = rows[0]
+    assert (row["chpid_1"], row["chpid_2"], row["chpid_3"]) == ("67", "69", ".")
+    assert row["chpid_type"] == "ESCON" and row["control_unit"] == "2105-E8"
+    assert row["volser"] == "XXPG01-XXPG24" and row["usage"] == "PAGE"
+    code, out, _ = _run(capsys, *argv, "--set", "phase=full-volumes", "--set", "chpid_type=ficon")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["addr"], r["type"], r["chpid_type"]) for r in rows] == [
+        ("1240-1267", "3390-3", "FICON"),
+        ("D000-D003", "3390-9", "FICON"),
+    ]
+    code, out, _ = _run(capsys, "report", "pav-mdc", "DEVCONF", "--duration", "10")
+    alias = next(line for line in out.splitlines() if line.startswith("E7FC-E7FE"))
+    assert "Alias" in alias and alias.split()[-2:] == ["E700", "4"]
+
+
+def test_devlog_by_time_per_device(capsys) -> None:
+    argv = ["report", "paging-difficulties", "DEVLOG", "--duration", "60", "--format", "csv"]
+    code, out, _ = _run(capsys, *argv)
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    first = [(r["interval_end"], r["addr"]) for r in rows[:3]]
+    assert first == [(">>Mean>>", "1240"), ("11:46:09", "1240"), ("11:46:39", "1240")]
+    assert len(rows) == 24 * 3
+    assert {"io_rate", "pend_ms", "conn_ms", "serv_ms", "resp_ms", "req_qued"} <= set(rows[0])

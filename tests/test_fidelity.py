@@ -75,6 +75,10 @@ def _observed(row: dict, run) -> list[float]:
     if row["report"] == "FCX126":  # a partition: the mean over its logical PUs
         frame = zvmsim.report(run, "FCX126").frame
         return [float(frame[frame["partition"] == row["entity"]][row["column"]].mean())]
+    if row["report"] == "FCX161":  # "67 and 69": the mean over the CHPIDs named
+        frame = zvmsim.report(run, "FCX161").frame
+        chpids = row["entity"].split(" and ")
+        return [float(frame[frame["chpid"].isin(chpids)][row["column"]].mean())]
     if row["report"] == "FCX240":
         frame = zvmsim.report(run, "FCX240").frame
         return [float(frame[frame["addr"] == row["entity"]].iloc[0][row["column"]])]

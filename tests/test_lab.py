@@ -97,9 +97,7 @@ def test_emergency_scan_dashboard_swaps_and_experiments() -> None:
     assert list(board.controls) == ["linux_swap", "experiment_vdisk_gb"]
     assert "DEMNDLOG" in board.text and "VDISKS" in board.text and "TXN" in board.text
     board.controls["linux_swap"].value = "minidisk"
-    assert "LINAPP1 " not in "\n".join(
-        line for line in board.text.splitlines() if "0201" in line
-    )
+    assert "LINAPP1 " not in "\n".join(line for line in board.text.splitlines() if "0201" in line)
     board.controls["experiment_vdisk_gb"].value = 4
     assert "VDEXP" in board.text and not board.error
 
@@ -123,3 +121,26 @@ def test_undersized_dashboard_cures_the_paging_with_storage() -> None:
     board.controls["paging_volumes"].value = 40
     assert sum(line.startswith("79") and "PAGE" in line for line in board.text.splitlines()) == 40
     assert "On-" in board.text and float(_row(board.text, ">>Mean>>")[4]) == 3.0  # Online
+
+
+def test_paging_difficulties_dashboard_follows_the_channels() -> None:
+    from zvmsim.lab import paging_difficulties_dashboard
+
+    board = paging_difficulties_dashboard()
+    assert list(board.controls) == ["phase", "escon_chpids", "chpid_type"]
+    for name in ("DEVICE", "DEVICE CPOWNED", "LCHANNEL", "SYSSUMLG"):
+        assert name in board.text
+
+    def pend() -> float:
+        return float(_row(board.text, ">>All DASD<<")[6])
+
+    two = pend()
+    assert two > 30.0 and float(_row(board.text, ">>Mean>>")[2]) > 50  # T/V
+    board.controls["escon_chpids"].value = 6
+    assert pend() < two / 2.5 and "6F" in board.text
+    board.controls["chpid_type"].value = "ficon"
+    assert pend() < 1.0 and "FICON" in board.text and not board.error
+    board.controls["phase"].value = "full-volumes"
+    pages = [line for line in board.text.splitlines() if " PAGE " in line]
+    assert sum("XXPG" in line for line in pages) == 40
+    assert sum("CFD0" in line for line in pages) == 4

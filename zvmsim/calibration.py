@@ -39,6 +39,7 @@ class ChannelSpeed:
     concurrent_io: int
     work_us_per_io: float = 0.0
     packet_us: float = 0.0
+    other_conn_ms: float = 0.0  # connect time of another partition's I/O (shared channels)
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,9 @@ class Calibration:
     prsm_overhead: float = 0.0  # PR/SM time per second a logical PU is dispatched
     vswitch: VSwitchModel = VSwitchModel()
     sxs: SxsModel = SxsModel()
+    # a paging volume with less free space than this share finds room for a new
+    # block at its allocation cursor only in proportion (0: always)
+    page_alloc_free: float = 0.0
     # constants that differ before z/VM 5.3 (cp.toml's ``*_52`` keys): name -> value
     before_53: dict[str, float] = dataclasses.field(default_factory=dict)
 
@@ -195,6 +199,7 @@ def load_calibration() -> Calibration:
                     int(v["concurrent_io"]),
                     float(v.get("work_us_per_io", 0.0)),
                     float(v.get("packet_us", 0.0)),
+                    float(v.get("other_conn_ms", 0.0)),
                 )
                 for k, v in {**dasd["channels"], **net["channels"]}.items()
             },
@@ -218,6 +223,7 @@ def load_calibration() -> Calibration:
             read_pages_max=int(cp["paging"]["read_pages_max"]),
             xstore_migrate_pct=float(cp["paging"].get("xstore_migrate_pct", 0.0)),
             prsm_overhead=float(cp["prsm"]["overhead_per_busy"]),
+            page_alloc_free=float(cp["paging"].get("page_alloc_free", 0.0)),
             vswitch=VSwitchModel(
                 int(net["vswitch"]["mtu_bytes"]),
                 float(net["vswitch"]["cp_us_per_packet"]),

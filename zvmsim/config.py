@@ -71,6 +71,7 @@ class ChannelConfig:
     chpid: str
     kind: str
     shared: bool = True
+    other_busy: float = 0.0  # share of the time other partitions' I/Os hold it (serial)
 
 
 @dataclass(frozen=True)
@@ -164,6 +165,10 @@ class PagingConfig:
     chpids: tuple[str, ...]
     rdevs: tuple[str, ...]
     volser_prefix: str
+    paths: int = 0  # how many of ``chpids`` the volumes use (0: all)
+    used_pct: float = 0.0  # slots already in use when the run starts (idle users' pages)
+    extra: PagingConfig | None = None  # a second group of volumes (another model)
+    cu_model: str = ""  # the control unit's type-model as the configuration names it (2105-E8)
 
 
 @dataclass(frozen=True)
@@ -327,11 +332,16 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         t = _Table(body, f"[channels.{chpid}]")
         kind = t.get("type", str)
         shared = t.get("shared", bool, True)
+        other = t.get("other_busy", float, 0.0)
         t.done()
         _fits(chpid, 4, "CHPID")
         if kind not in calibration.channels:
             raise ZvmsimError(f"channel {chpid}: unknown channel type '{kind}'")
-        channels[chpid] = ChannelConfig(chpid=chpid, kind=kind, shared=shared)
+        if not 0.0 <= other < 1.0 or (other and not shared):
+            raise ZvmsimError(
+                f"channel {chpid}: other_busy must be 0 to 1 and needs a shared channel"
+            )
+        channels[chpid] = ChannelConfig(chpid=chpid, kind=kind, shared=shared, other_busy=other)
 
     units = _control_units(top.get("control_units", dict, {}), calibration)
     volumes = {}
@@ -622,24 +632,48 @@ def _storage(body: dict | None) -> StorageConfig | None:
     return cfg
 
 
-def _paging(body: dict | None, channels: dict, calibration: Calibration) -> PagingConfig | None:
+def _paging(
+    body: dict | None, channels: dict, calibration: Calibration, where: str = "[paging]"
+) -> PagingConfig | None:
     if body is None:
         return None
-    t = _Table(body, "[paging]")
+    t = _Table(body, where)
     count = t.get("volumes", int)
     model = t.get("model", str)
     cu = t.get("control_unit", str)
     chpids = tuple(t.get("chpids", list))
     pool = hex_range(t.get("rdev_range", str))
-    prefix = _fits(t.get("volser_prefix", str), 4, "[paging].volser_prefix")
+    prefix = _fits(t.get("volser_prefix", str), 4, f"{where}.volser_prefix")
+    paths = t.get("paths", int, 0)
+    used_pct = t.get("used_pct", float, 0.0)
+    extra_body = t.get("extra", dict, None) if where == "[paging]" else None
+    cu_model = t.get("cu_model", str, "")
+    if cu_model:
+        _fits(cu_model, 8, f"{where}.cu_model")
     t.done()
+    if not 0 <= paths <= len(chpids):
+        raise ZvmsimError(f"{where}: paths must be 0 to {len(chpids)} (its CHPIDs), not {paths}")
+    if not 0.0 <= used_pct < 100.0:
+        raise ZvmsimError(f"{where}: used_pct must be 0 to under 100, not {used_pct:g}")
+    extra = None
+    if extra_body is not None:
+        extra_body = {"control_unit": cu, "chpids": list(chpids), "paths": paths,
+                      "cu_model": cu_model, **extra_body}  # fmt: skip
+        extra = _paging(extra_body, channels, calibration, "[paging.extra]")
+        if extra is not None and extra.volumes == 0:
+            extra = None
+        if extra is not None and set(extra.rdevs) & set(pool[:count]):
+            raise ZvmsimError("[paging.extra]: its rdev_range overlaps [paging]'s")
     if model not in calibration.models:
-        raise ZvmsimError(f"[paging]: unknown DASD model '{model}'")
+        raise ZvmsimError(f"{where}: unknown DASD model '{model}'")
     if cu not in calibration.control_units:
-        raise ZvmsimError(f"[paging]: unknown control unit '{cu}'")
-    if not 1 <= count <= len(pool):
-        raise ZvmsimError(f"[paging]: {count} volumes do not fit its rdev_range of {len(pool)}")
+        raise ZvmsimError(f"{where}: unknown control unit '{cu}'")
+    low = 0 if where != "[paging]" else 1
+    if not low <= count <= len(pool):
+        raise ZvmsimError(f"{where}: {count} volumes do not fit its rdev_range of {len(pool)}")
     for c in chpids or ("",):
         if c not in channels:
-            raise ZvmsimError(f"[paging]: unknown CHPID '{c}'")
-    return PagingConfig(count, model, cu, chpids, tuple(pool[:count]), prefix)
+            raise ZvmsimError(f"{where}: unknown CHPID '{c}'")
+    return PagingConfig(
+        count, model, cu, chpids, tuple(pool[:count]), prefix, paths, used_pct, extra, cu_model
+    )

@@ -14,7 +14,7 @@ from typing import Any
 
 import simpy
 
-from .config import SystemConfig
+from .config import PagingConfig, SystemConfig
 from .cp.demandscan import DemandScan62
 from .cp.dispatch import Processors, share_weights
 from .cp.io import VolumeIO
@@ -88,6 +88,7 @@ class Machine:
         self.volume_info = {
             v.volser: (v.model, v.control_unit, v.chpids, "") for v in config.volumes.values()
         }
+        self.cu_models: dict[str, str] = {}  # volser -> control unit type-model, where known
         self.storage: Storage | None = None
         if config.storage is not None:
             self.storage = self._build_storage(config)
@@ -182,33 +183,20 @@ class Machine:
         cal, st, pg = config.calibration, config.storage, config.paging
         assert st is not None
         volumes: list[PageVolume] = []
-        if pg is not None:
-            slots = cal.models[pg.model] * cal.tracks_per_cylinder * cal.blocks_per_track
-            for i, rdev in enumerate(pg.rdevs):
-                volser = f"{pg.volser_prefix}{i + 1:02d}"
-                timing = DasdTiming(
-                    cal.control_units[pg.control_unit], self.streams.stream(f"io:{volser}")
-                )
-                vol = VolumeIO(
-                    self.env,
-                    volser,
-                    rdev,
-                    (),
-                    [self.chpids[c] for c in pg.chpids],
-                    timing,
-                    self.processors,
-                    cal.path_us,
-                )
-                self.volumes[volser] = vol
-                self.volume_info[volser] = (pg.model, pg.control_unit, pg.chpids, "PAGE")
-                volumes.append(PageVolume(vol, slots))
+        groups = [pg, pg.extra] if pg is not None else []
+        prefixes = [g.volser_prefix for g in groups if g is not None]
+        if len(set(prefixes)) < len(prefixes):
+            raise ZvmsimError("[paging.extra] needs a volser_prefix of its own")
+        for group in groups:
+            if group is not None:
+                volumes.extend(self._page_volumes(group))
         storage = Storage(
             self.env,
             frames=int(st.central_mb * 256),
             xstore_pages=int(st.xstore_mb * 256),
             low=st.low_frames,
             high=st.high_frames,
-            paging=PagingDevices(self.env, volumes, Vmdbk("SYSTEM")),
+            paging=PagingDevices(self.env, volumes, Vmdbk("SYSTEM"), cal.page_alloc_free),
             processors=self.processors,
             block_pages=cal.block_pages_max,
             read_pages=cal.read_pages_max,
@@ -218,6 +206,34 @@ class Machine:
         )
         storage.policy = DemandScan62()
         return storage
+
+    def _page_volumes(self, pg: PagingConfig) -> list[PageVolume]:
+        """One group of PAGE volumes: RDEVs on the group's paths, slots partly in use."""
+        cal = self.config.calibration
+        slots = cal.models[pg.model] * cal.tracks_per_cylinder * cal.blocks_per_track
+        chpids = pg.chpids[: pg.paths] if pg.paths else pg.chpids
+        out = []
+        for i, rdev in enumerate(pg.rdevs):
+            volser = f"{pg.volser_prefix}{i + 1:02d}"
+            timing = DasdTiming(
+                cal.control_units[pg.control_unit], self.streams.stream(f"io:{volser}")
+            )
+            vol = VolumeIO(
+                self.env,
+                volser,
+                rdev,
+                (),
+                [self.chpids[c] for c in chpids],
+                timing,
+                self.processors,
+                cal.path_us,
+            )
+            self.volumes[volser] = vol
+            self.volume_info[volser] = (pg.model, pg.control_unit, chpids, "PAGE")
+            if pg.cu_model:
+                self.cu_models[volser] = pg.cu_model
+            out.append(PageVolume(vol, slots, used=int(slots * pg.used_pct / 100.0)))
+        return out
 
     def shared_layout(self, key: str, make: Callable[[random.Random], Any]) -> Any:
         """Data laid out once per run and shared by every user (e.g. a disk's files)."""
@@ -244,6 +260,13 @@ class Machine:
         """Warm up, start the monitor, run the configured intervals; return the records."""
         cfg = self.config
         self.prsm.start()
+        cal = cfg.calibration
+        for c in cfg.channels.values():
+            chp = self.chpids[c.chpid]
+            conn_s = cal.channels[c.kind].other_conn_ms / 1000.0
+            if c.other_busy > 0 and chp.serial and conn_s > 0:
+                rnd = self.streams.stream(f"channel:{c.chpid}")
+                self.env.process(chp.other_partitions(self.env, c.other_busy, conn_s, rnd))
         for w in self.workloads:
             self.env.process(w.run())
         self.env.run(until=cfg.warmup)

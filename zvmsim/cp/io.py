@@ -11,6 +11,12 @@ Counters follow the channel subsystem's measurement block (SSCH count, pend,
 disconnect and connect time per RDEV) plus CP's own queue time, which belongs
 to the base RDEV because that is where the queue lives.
 
+Over multiplexing channels (FICON) CP rotates the I/Os over the volume's
+paths. Over one-at-a-time channels (ESCON) an I/O needs a free path for its
+connect phase: it takes the first free one, or waits for one, and that wait
+is part of its function-pending time (the time from SSCH until the device
+starts). The path is held for the connect time and freed for the disconnect.
+
 When the volume's control unit simulates its cache, an I/O that names the
 track it starts on asks that cache for its disconnect time (hit, miss or a
 wait for NVS); otherwise every I/O is timed as a cache hit.
@@ -80,6 +86,8 @@ class VolumeIO:
         "_rio_s",
         "_queue",
         "_path_cycle",
+        "_serial",
+        "_turn",
         "started",
         "held",
     )
@@ -108,6 +116,8 @@ class VolumeIO:
         self._rio_s = path_us["rio_us"] / 1e6
         self._queue: deque[tuple[bool, simpy.Event]] = deque()
         self._path_cycle = itertools.cycle(paths)  # CP rotates over the channel paths
+        self._serial = bool(paths) and all(p.serial for p in paths)
+        self._turn = 0  # where a serial path search starts (rotates)
         self.started = 0  # I/O requests CP accepted for this volume (queued or not)
         # requests CP's paging manager holds for this device before it starts
         # them (queued page writes): not yet I/O requests of this layer
@@ -166,11 +176,14 @@ class VolumeIO:
                 rdev = yield wait
                 base.queue_s += env.now - queued_at
         rdev.busy = True
-        path = next(self._path_cycle)
-        pend, disc, conn = self.timing.sample(nbytes, path)
-        if track is not None and self.cache is not None:
-            disc = self.cache.disconnect(track, read, env.now, disc)
-        yield env.timeout(pend + disc + conn)
+        if self._serial:
+            pend, disc, conn, path = yield from self._serial_io(nbytes, read, track)
+        else:
+            path = next(self._path_cycle)
+            pend, disc, conn = self.timing.sample(nbytes, path)
+            if track is not None and self.cache is not None:
+                disc = self.cache.disconnect(track, read, env.now, disc)
+            yield env.timeout(pend + disc + conn)
         rdev.ssch += 1
         if read:
             rdev.reads += 1
@@ -189,6 +202,24 @@ class VolumeIO:
             self._finish(rdev)
         else:
             rdev.busy = False
+
+    def _serial_io(self, nbytes: int, read: bool, track: int | None) -> Generator:
+        """Pend (waiting for a free path, then set-up), conn holding the path, disc.
+
+        Returns (pend, disc, conn, path); the wait for the path is in pend.
+        """
+        env, paths = self.env, self.paths
+        asked = env.now
+        self._turn = (self._turn + 1) % len(paths)
+        path = yield from Chpid.acquire(env, paths, self._turn)
+        waited = env.now - asked
+        pend, disc, conn = self.timing.sample(nbytes, path)
+        if track is not None and self.cache is not None:
+            disc = self.cache.disconnect(track, read, env.now, disc)
+        yield env.timeout(conn)
+        path.release()
+        yield env.timeout(pend + disc)
+        return pend + waited, disc, conn, path
 
     def _finish(self, rdev: Rdev) -> None:
         """Start the oldest queued I/O that may use *rdev*, or free it."""

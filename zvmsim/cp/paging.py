@@ -3,7 +3,17 @@
 Each PAGE volume is an RDEV with one I/O at a time and CP's queue in front
 of it. CP writes the pages it steals in *blocks* (several pages, one I/O) to
 the volume with the least work queued, and reads a block back when a guest
-faults on one of its pages. A 3390 cylinder holds 180 page slots.
+faults on one of its pages. A 3390 cylinder holds 180 page slots (a 3390-3
+has 3339 cylinders, 601,020 slots; a 3390-9 10017 cylinders, 1,803,060).
+
+CP prefers volumes with free space. It places a block at a volume's
+allocation cursor, which on an emptyish volume always finds free slots; on
+a volume fuller than the calibrated ``alloc_free`` share of free space, the
+freed slots are scattered and the cursor finds room for a block only in
+proportion *p* to the free share left. CP weighs a volume's queued work by
+that: (work + 1) / p, so an idle 3390-3 at 88% (p about 0.24) looks as busy
+as a volume with three blocks queued. Nearly full small volumes therefore
+push the paging onto the few volumes with room, until those queue.
 """
 
 from __future__ import annotations
@@ -40,14 +50,26 @@ class PageVolume:
     writes: deque[tuple[int, float]] = field(default_factory=deque)
     writing: bool = False  # a writer process is draining the queue
 
+    def room_share(self, alloc_free: float) -> float:
+        """How often the allocation cursor finds room for a block here (1: always)."""
+        free = 1.0 - self.used / self.slots
+        return 1.0 if free >= alloc_free else max(free / alloc_free, 1e-6)
+
 
 class PagingDevices:
     """All PAGE volumes of the system."""
 
-    def __init__(self, env: simpy.Environment, volumes: list[PageVolume], system: Vmdbk) -> None:
+    def __init__(
+        self,
+        env: simpy.Environment,
+        volumes: list[PageVolume],
+        system: Vmdbk,
+        alloc_free: float = 0.0,
+    ) -> None:
         self.env = env
         self.volumes = volumes
         self.system = system  # CP's own I/O (page-outs) runs under this VMDBK
+        self.alloc_free = alloc_free  # free share below which room gets hard to find
         self._turn = 0
 
     @property
@@ -64,12 +86,17 @@ class PagingDevices:
         """The volume for a new block: least work in flight, in rotation among equals."""
         best, best_key = -1, None
         count = len(self.volumes)
+        alloc_free = self.alloc_free
         for k in range(count):
             i = (self._turn + k) % count
             vol = self.volumes[i]
             if vol.slots - vol.used < pages:
                 continue
             key = vol.volume.in_flight + vol.writes_pending  # ties: the next in rotation
+            if alloc_free:
+                share = vol.room_share(alloc_free)
+                if share < 1.0:
+                    key = (key + 1) / share - 1
             if best_key is None or key < best_key:
                 best, best_key = i, key
                 if key == 0:

@@ -385,6 +385,18 @@ class Storage:
         space.referenced += 1
         space.page_reads += n
 
+    def release_counted(self, space: Space) -> None:
+        """A counted space is destroyed (a VDISK detached): its frames, XSTORE
+        pages and DASD slots all become free, and its pages untouched again."""
+        if space.moving:
+            raise ZvmsimError(f"{space.name} released while pages are in flight")
+        self.available += space.resident
+        self.xstore_used -= space.xstor
+        for volume, n in space.dasd_on.items():
+            self.paging.volumes[volume].used -= n
+        space.dasd_on.clear()
+        space.resident = space.referenced = space.xstor = space.dasd = 0
+
     def first_touch_counted(self, space: Space, n: int) -> None:
         """*n* never-touched pages of a counted space get frames (no I/O)."""
         if n > 0:

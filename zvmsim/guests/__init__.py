@@ -13,6 +13,7 @@ from .compute import Compute
 from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
+from .vdisk_format import VdiskFormatter
 
 __all__ = [
     "WORKLOADS",
@@ -24,6 +25,7 @@ __all__ = [
     "LinuxNetwork",
     "LinuxServer",
     "LinuxThrasher",
+    "VdiskFormatter",
     "VdiskWriter",
     "VSwitchController",
 ]
@@ -39,4 +41,5 @@ WORKLOADS = {
     "vdisk_writer": VdiskWriter,
     "vswitch_controller": VSwitchController,
     "linux_network": LinuxNetwork,
+    "vdisk_formatter": VdiskFormatter,
 }

@@ -2,8 +2,12 @@
 
 A FICON channel multiplexes many I/Os, so on the loads of the current case
 studies it adds no queueing of its own; it still records its busy time so a
-channel report can be built. (ESCON's one-I/O-at-a-time contention, which
-shows up as function-pending time, is a later addition on this seam.)
+channel report can be built. An ESCON channel is circuit switched: it
+carries one I/O's connect phase at a time. An I/O that finds every path to
+its device busy waits for one (:meth:`Chpid.acquire`), and the channel
+subsystem counts that wait as function-pending time. A shared ESCON channel
+also carries other partitions' I/Os, simulated as connect phases of their
+own arriving at random (:meth:`Chpid.other_partitions`).
 
 An OSA channel (type OSD) carries a VSWITCH's frames: bytes written (out to
 the LAN) and read (in from it), and a frame count.
@@ -16,6 +20,12 @@ its data rate.
 """
 
 from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Generator, Sequence
+
+import simpy
 
 from ..calibration import ChannelSpeed
 
@@ -37,6 +47,9 @@ class Chpid:
         "_serial",
         "_io_s",
         "_packet_s",
+        "active",
+        "waiters",
+        "other_busy_s",
     )
 
     def __init__(self, chpid: str, kind: str, speed: ChannelSpeed) -> None:
@@ -51,6 +64,64 @@ class Chpid:
         self._serial = speed.concurrent_io <= 1
         self._io_s = speed.work_us_per_io / 1e6
         self._packet_s = speed.packet_us / 1e6
+        self.active = False  # a serial channel carrying a connect phase now
+        self.waiters: deque[simpy.Event] = deque()  # I/Os waiting for this path
+        self.other_busy_s = 0.0  # connect time of other partitions' I/Os (in busy_s)
+
+    @property
+    def serial(self) -> bool:
+        """True for a channel that carries one I/O at a time (ESCON)."""
+        return self._serial
+
+    @staticmethod
+    def acquire(env: simpy.Environment, paths: Sequence[Chpid], start: int) -> Generator:
+        """Take a free path among *paths* (looking from *start*), waiting if all are busy.
+
+        A process step: ``path = yield from Chpid.acquire(...)``. A waiting
+        I/O queues on every one of its paths and takes the first to free up.
+        """
+        count = len(paths)
+        for k in range(count):
+            path = paths[(start + k) % count]
+            if not path.active:
+                path.active = True
+                return path
+        wait = env.event()
+        for path in paths:
+            path.waiters.append(wait)
+        path = yield wait
+        return path
+
+    def release(self) -> None:
+        """The connect phase is over: hand the path to the oldest I/O waiting for it."""
+        waiters = self.waiters
+        while waiters:
+            wait = waiters.popleft()
+            if not wait.triggered:
+                wait.succeed(self)  # stays active for the next I/O
+                return
+        self.active = False
+
+    def other_partitions(
+        self, env: simpy.Environment, busy: float, conn_s: float, rnd: random.Random
+    ) -> Generator:
+        """Other partitions' I/Os on a shared serial channel: *busy* share, *conn_s* each.
+
+        They arrive at random (Poisson) and hold the channel for an
+        exponentially distributed connect time, so they both add to its busy
+        time and make our I/Os wait for it now and then.
+        """
+        rate = busy / conn_s
+        while True:
+            yield env.timeout(rnd.expovariate(rate))
+            env.process(self._other_io(env, rnd.expovariate(1.0 / conn_s)))
+
+    def _other_io(self, env: simpy.Environment, conn: float) -> Generator:
+        yield from Chpid.acquire(env, (self,), 0)
+        yield env.timeout(conn)
+        self.busy_s += conn
+        self.other_busy_s += conn
+        self.release()
 
     def count(self, read_bytes: int, write_bytes: int, packets: int = 0) -> None:
         """Add bytes moved (and network frames) to the channel's counters."""

@@ -29,6 +29,7 @@ __all__ = [
     "Dashboard",
     "dashboard",
     "emergency_scan_dashboard",
+    "paging_difficulties_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
@@ -172,3 +173,12 @@ def undersized_dashboard(seed: int = 1) -> Dashboard:
     return dashboard(
         "undersized-lpar", ["FCX225", "FCX109", "FCX126"], seed=seed, extras=("health",)
     )
+
+
+def paging_difficulties_dashboard(seed: int = 1) -> Dashboard:
+    """Paging difficulties: phase, ESCON CHPIDs, channel type.
+
+    Shows the paging volumes' I/O (FCX108), their page areas (FCX109), the
+    channels (FCX161) and the system summary with its T/V (FCX225).
+    """
+    return dashboard("paging-difficulties", ["FCX108", "FCX109", "FCX161", "FCX225"], seed=seed)

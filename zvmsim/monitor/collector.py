@@ -22,7 +22,7 @@ Scheduler events (dispatch-list adds and drops) are written as they happen.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from typing import TYPE_CHECKING
 
 from ..cp.dispatch import Processors
@@ -203,6 +203,7 @@ class MonitorCollector:
                 **{f"ets_q{i + 1}_us": _us(v) for i, v in enumerate(srm.ets_s)},
             )
         )  # fmt: skip
+        subchannels = _subchannels(r.addr for v in m.volumes.values() for r in v.exposures)
         for volser, vol in m.volumes.items():
             model, cu, chpids, usage = m.volume_info[volser]
             for rdev in vol.exposures:
@@ -217,6 +218,8 @@ class MonitorCollector:
                         chpids=",".join(chpids),
                         usage=usage,
                         links=m.links.get(volser, 0),
+                        subchannel=subchannels[rdev.addr],
+                        cu_model=m.cu_models.get(volser, ""),
                     )
                 )
         workloads = {w.vm.userid: w for w in m.workloads}
@@ -480,6 +483,11 @@ def _lpar_record(part: PartitionConfig, cpu: int, tod: int, busy: float, ovhd: f
         dispatched_us=_us(busy),
         overhead_us=_us(ovhd),
     )
+
+
+def _subchannels(rdevs: Iterable[str]) -> dict[str, int]:
+    """Subchannel numbers as the channel subsystem hands them out: in device-number order."""
+    return {rdev: i for i, rdev in enumerate(sorted(rdevs, key=lambda a: int(a, 16)))}
 
 
 def records_of(data: MonitorData, cls: type[Record]) -> list[Record]:

@@ -186,6 +186,8 @@ class MRMTRDEV(Record):
     chpids: str = _char(32)
     usage: str = _char(8)  # PAGE for a CP-owned paging volume, blank for user volumes
     links: int = _gauge()
+    subchannel: int = _gauge()  # the subchannel number the channel subsystem gave the RDEV
+    cu_model: str = field(default="", metadata={"char": 8})  # control unit type-model: 2105-E8
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,9 @@ from ..errors import ZvmsimError
 from .cache import FCX111, FCX177
 from .channel import FCX161, FCX215
 from .demand import FCX254, FCX259
+from .devconf import FCX131
 from .device import FCX108
+from .devlog import FCX168
 from .lpar import FCX126
 from .paging import FCX109, FCX143
 from .processor import FCX100, FCX180
@@ -39,6 +41,7 @@ REPORTS: dict[str, ReportSpec] = {
             FCX113,
             FCX114,
             FCX126,
+            FCX131,
             FCX143,
             FCX144,
             FCX146,
@@ -50,6 +53,7 @@ REPORTS: dict[str, ReportSpec] = {
             FCX162,
             FCX163,
             FCX164,
+            FCX168,
             FCX177,
             FCX180,
             FCX215,

@@ -16,13 +16,14 @@ from .reduce import Interval, RunData
 from .render import Column
 from .report import ReportSpec
 
-__all__ = ["FCX108", "ALL_DASD"]
+__all__ = ["FCX108", "ALL_DASD", "device_rows"]
 
 ALL_DASD = ">>All DASD<<"
 _TIMES = ("pend_us", "disc_us", "conn_us", "queue_us", "cuwt_us")
 
 
-def _device_rows(run: RunData, iv: Interval) -> list[dict]:
+def device_rows(run: RunData, iv: Interval) -> list[dict]:
+    """FCX108's figures for every RDEV over *iv*, in device-number order."""
     rows = []
     for rdev in sorted(run.devices):
         cfg = run.devices[rdev]
@@ -76,7 +77,7 @@ def _all_dasd(rows: list[dict]) -> dict:
 
 def build_device(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
     """FCX108 rows for the (single, merged) interval given."""
-    rows = _device_rows(run, intervals[0])
+    rows = device_rows(run, intervals[0])
     if not rows:
         return pd.DataFrame(columns=[c.key for c in FCX108.columns])
     columns = list(rows[0])
