@@ -12,8 +12,9 @@ disconnect and connect time per RDEV) plus CP's own queue time, which belongs
 to the base RDEV because that is where the queue lives.
 
 When the volume's control unit simulates its cache, an I/O that names the
-track it starts on asks that cache for its disconnect time (hit, miss or a
-wait for NVS); otherwise every I/O is timed as a cache hit.
+track it starts on asks that cache for its disconnect and connect times
+(hit, miss, a wait for NVS, or the drive's when caching is off); otherwise
+every I/O is timed as a cache hit.
 """
 
 from __future__ import annotations
@@ -169,7 +170,8 @@ class VolumeIO:
         path = next(self._path_cycle)
         pend, disc, conn = self.timing.sample(nbytes, path)
         if track is not None and self.cache is not None:
-            disc = self.cache.disconnect(track, read, env.now, disc)
+            xfer = self.timing.transfer_s(nbytes, path)
+            disc, conn = self.cache.times(track, read, env.now, (disc, conn), xfer, nbytes)
         yield env.timeout(pend + disc + conn)
         rdev.ssch += 1
         if read:

@@ -8,7 +8,7 @@ SimPy process. ``WORKLOADS`` maps the names used in scenario files to classes.
 from __future__ import annotations
 
 from .base import Idle
-from .cms import CmsCopyfile, CmsLight
+from .cms import CmsCopyfile, CmsLight, CmsQuery
 from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
@@ -17,6 +17,7 @@ __all__ = [
     "WORKLOADS",
     "CmsCopyfile",
     "CmsLight",
+    "CmsQuery",
     "Idle",
     "LinuxApp",
     "LinuxNetwork",
@@ -36,4 +37,5 @@ WORKLOADS = {
     "vdisk_writer": VdiskWriter,
     "vswitch_controller": VSwitchController,
     "linux_network": LinuxNetwork,
+    "cms_query": CmsQuery,
 }

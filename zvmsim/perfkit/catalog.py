@@ -6,6 +6,7 @@ from ..errors import ZvmsimError
 from .cache import FCX111, FCX177
 from .channel import FCX161, FCX215
 from .demand import FCX254, FCX259
+from .devdetail import FCX110
 from .device import FCX108
 from .lpar import FCX126
 from .paging import FCX109, FCX143
@@ -60,6 +61,7 @@ REPORTS: dict[str, ReportSpec] = {
             FCX259,
             FCX264,
             TXN,
+            FCX110,
         ),
         key=lambda spec: spec.fcx,
     )
