@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from ..perfkit.qdasd import query_dasd_details, query_pinned
 from .checklist import checklist_text, duress_checklist
 from .dashboard import (
     Dashboard,
     dashboard,
     emergency_scan_dashboard,
+    grinch_dashboard,
     pav_mdc_dashboard,
     thrasher_dashboard,
     undersized_dashboard,
 )
 from .health import health_check, health_text
 from .healthboard import HealthBoard, health_dashboard
+from .history import compare_runs, load_run, save_run
 
 __all__ = [
     "Dashboard",
@@ -24,6 +27,12 @@ __all__ = [
     "health_dashboard",
     "health_text",
     "emergency_scan_dashboard",
+    "grinch_dashboard",
+    "compare_runs",
+    "load_run",
+    "save_run",
+    "query_dasd_details",
+    "query_pinned",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
