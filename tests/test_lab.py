@@ -97,7 +97,9 @@ def test_emergency_scan_dashboard_swaps_and_experiments() -> None:
     assert list(board.controls) == ["linux_swap", "experiment_vdisk_gb"]
     assert "DEMNDLOG" in board.text and "VDISKS" in board.text and "TXN" in board.text
     board.controls["linux_swap"].value = "minidisk"
-    assert "LINAPP1 " not in "\n".join(line for line in board.text.splitlines() if "0201" in line)
+    assert "LINAPP1 " not in "\n".join(
+        line for line in board.text.splitlines() if "0201" in line
+    )
     board.controls["experiment_vdisk_gb"].value = 4
     assert "VDEXP" in board.text and not board.error
 

@@ -13,12 +13,8 @@ MEAN = ">>Mean>>"
 
 def _raw(storbuf: list[int], quickdsp: bool = False, share: str = "RELATIVE 100") -> dict:
     linux = {
-        "virtual_mb": 512.0,
-        "used_mb": 400.0,
-        "wss_mb": 300.0,
-        "cold_touch_rate": 0.0,
-        "cpu_ms_per_s": 100.0,
-        "tick_s": 0.1,
+        "virtual_mb": 512.0, "used_mb": 400.0, "wss_mb": 300.0, "cold_touch_rate": 0.0,
+        "cpu_ms_per_s": 100.0, "tick_s": 0.1,
     }
     return {
         "scenario": {"name": "sched-test", "title": "Scheduler test", "duration": 30, "warmup": 5},

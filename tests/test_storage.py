@@ -165,7 +165,6 @@ def test_more_thrashers_page_proportionally_more_until_the_volumes_saturate(run_
 def test_a_longer_hfs_interval_samples_less_but_changes_nothing(run_data) -> None:
     fine, coarse = run_data("thrasher"), run_data("thrasher", hfs_interval=30)
     assert _thrasher_reads(coarse) == _thrasher_reads(fine)  # sampling does not perturb
-
     def samples(run) -> list[int]:
         frame = zvmsim.report(run, "FCX164", user="LIN102").frame
         return list(frame[frame["interval_end"] != ">>Mean>>"]["samples"])
