@@ -257,3 +257,19 @@ def test_grinch_dashboard_follows_the_knob() -> None:
     assert "2002/12/08" in board.text
     board.controls["query_users"].value = 10
     assert board.error == ""
+
+
+def test_same_seed_same_bytes_other_seed_differs() -> None:
+    first = zvmsim.report(zvmsim.simulate("grinch", duration=120, seed=4), "FCX110").text
+    again = zvmsim.report(zvmsim.simulate("grinch", duration=120, seed=4), "FCX110").text
+    other = zvmsim.report(zvmsim.simulate("grinch", duration=120, seed=5), "FCX110").text
+    assert first == again != other
+
+
+def test_queries_measure_their_own_response_time(run_data) -> None:
+    """TXN (the workload's APPLDATA): a query's time is its four I/Os and its CPU."""
+    for pinned in ("off", "on"):
+        run = run_data("grinch", pinned_data=pinned)
+        txn = zvmsim.report(run, "TXN").frame.set_index("userid").loc["DBQRY1"]
+        resp = _row(run, "FCX108")["resp_ms"]
+        assert 3.6 * resp < txn["resp_ms"] < 4.4 * resp + 10

@@ -192,8 +192,9 @@ class CmsQuery(Workload):
             for _ in range(ios):
                 disk, hot = places[rnd.randrange(len(places))]
                 bpt = disk.blocks_per_track
-                if hot and rnd.random() < hot_share:
-                    block = hot[rnd.randrange(len(hot))] * bpt + rnd.randrange(bpt - count + 1)
+                if hot and rnd.random() < hot_share:  # a hot track, the blocks within it
+                    within = rnd.randrange(max(1, bpt - count + 1))
+                    block = hot[rnd.randrange(len(hot))] * bpt + within
                 else:
                     block = rnd.randrange(disk.blocks)
                 yield from disk.io(vm, block, count, write=rnd.random() < writes)

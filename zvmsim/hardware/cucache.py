@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import random
 from collections import OrderedDict
+from collections.abc import Iterable
 
 from ..calibration import CacheModel
 from .drive import Drive
@@ -176,7 +177,7 @@ class VolumeCache:
         self.pinned = True
         self.caching = False
 
-    def warm(self, tracks: range) -> None:
+    def warm(self, tracks: Iterable[int]) -> None:
         """Tracks a workload has been using for hours: in the cache before the run starts."""
         for track in tracks:
             self.cu.stage(self._base + track)

@@ -14,7 +14,8 @@ device figures are FCX108's (D6 R3); the cache status comes from D6 R30, the
 cache figures from D6 R4 (absent while caching is off), the minidisk table
 from D6 R31. The table travels with the DataFrame as ``frame.attrs["mdisks"]``
 (one row per link), and the ``users`` column lists the users who did I/O to
-the device. :func:`details_text` gives one device's page.
+the device. :func:`details_text` gives one device's page. For a PAV volume the
+figures are the base exposure's; its aliases have their own FCX108 rows.
 """
 
 from __future__ import annotations
