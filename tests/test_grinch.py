@@ -273,3 +273,16 @@ def test_queries_measure_their_own_response_time(run_data) -> None:
         txn = zvmsim.report(run, "TXN").frame.set_index("userid").loc["DBQRY1"]
         resp = _row(run, "FCX108")["resp_ms"]
         assert 3.6 * resp < txn["resp_ms"] < 4.4 * resp + 10
+
+
+def test_fcx110_and_query_views_from_a_saved_monitor_file(capsys, tmp_path) -> None:
+    path = tmp_path / "grinch.mon"
+    args = ["--set", "pinned_data=on", "--duration", "120"]
+    assert main(["monwrite", "grinch", "-o", str(path), *args]) == 0
+    capsys.readouterr()
+    assert main(["report", "grinch", "FCX110", "FCX177", *args]) == 0
+    direct = capsys.readouterr().out
+    assert main(["report", "--from", str(path), "FCX110", "FCX177"]) == 0
+    assert capsys.readouterr().out == direct
+    saved = reduce(zvmsim.MonitorData.from_bytes(path.read_bytes()))
+    assert "1742 USE001 has pinned data" in query_pinned(saved)
