@@ -9,7 +9,7 @@ import pytest
 import zvmsim
 from zvmsim.cp.vmdbk import STATES
 from zvmsim.machine import Machine
-from zvmsim.monitor.records import MRIODCAD, RECORD_TYPES
+from zvmsim.monitor.records import RECORD_TYPES
 from zvmsim.perfkit import reduce
 from zvmsim.scenario import load_scenario
 
@@ -129,10 +129,10 @@ def test_every_record_type_round_trips(network_data) -> None:
     back = zvmsim.MonitorData.from_bytes(network_data.to_bytes())  # VSWITCH and OSA records
     assert back.records == network_data.records
     seen: set[type] = {type(r) for r in network_data.records}
-    for scenario, knobs in (("pav-mdc", {"mdc": "on"}), ("thrasher", {})):
-        data = zvmsim.simulate(scenario, knobs, duration=20)
+    for scenario, knobs in (("pav-mdc", {"mdc": "on"}), ("thrasher", {}), ("grinch", {})):
+        data = zvmsim.simulate(scenario, knobs, duration=20, interval=10)
         back = zvmsim.MonitorData.from_bytes(data.to_bytes())
         assert back.records == data.records
         seen |= {type(r) for r in data.records}
-    # no shipped scenario has a cached control unit: tests/test_cucache.py round-trips D6 R4
-    assert seen == set(RECORD_TYPES.values()) - {MRIODCAD}
+    # grinch has a cached control unit (D6 R4, D6 R30) with minidisk links (D6 R31)
+    assert seen == set(RECORD_TYPES.values())

@@ -19,6 +19,7 @@ __all__ = [
     "Calibration",
     "ChannelSpeed",
     "ControlUnitTiming",
+    "DriveModel",
     "SxsModel",
     "VSwitchModel",
     "load_calibration",
@@ -81,6 +82,20 @@ class CacheModel:
 
 
 @dataclass(frozen=True)
+class DriveModel:
+    """A physical DASD drive: rotation, seek curve and data rate off the platter.
+
+    A seek over *d* > 0 cylinders takes ``seek_settle_ms +
+    seek_ms_per_sqrt_cyl * sqrt(d)``.
+    """
+
+    rpm: float
+    seek_settle_ms: float
+    seek_ms_per_sqrt_cyl: float
+    data_rate_mb_s: float
+
+
+@dataclass(frozen=True)
 class ControlUnitTiming:
     """Per-I/O timing components of a cached control unit.
 
@@ -95,6 +110,7 @@ class ControlUnitTiming:
     transfer_mb_s: float
     jitter: float
     cache: CacheModel | None = None
+    drive: DriveModel | None = None  # the drives behind it, when they are simulated
 
 
 @dataclass(frozen=True)
@@ -171,6 +187,22 @@ def _cache_model(cu: dict) -> CacheModel | None:
     return model
 
 
+def _drive_model(cu: dict, drives: dict) -> DriveModel | None:
+    """The drive a control-unit entry names (``drive = "3390"``), if any."""
+    if "drive" not in cu:
+        return None
+    d = drives[cu["drive"]]
+    model = DriveModel(
+        float(d["rpm"]),
+        float(d["seek_settle_ms"]),
+        float(d["seek_ms_per_sqrt_cyl"]),
+        float(d["data_rate_mb_s"]),
+    )
+    if min(vars(model).values()) <= 0:
+        raise ValueError("a drive's rpm, seek times and data rate must be positive")
+    return model
+
+
 def _sxs_model(table: dict) -> SxsModel:
     """The SXS model of cp.toml's ``[sxs]`` table: whole, non-negative page counts."""
     model = SxsModel(**{k: int(v) for k, v in table.items() if k != "source"})
@@ -211,6 +243,7 @@ def load_calibration() -> Calibration:
                     float(v["transfer_mb_s"]),
                     float(v["jitter"]),
                     _cache_model(v),
+                    _drive_model(v, dasd.get("drives", {})),
                 )
                 for k, v in dasd["control_units"].items()
             },

@@ -114,6 +114,7 @@ class VolumeConfig:
     chpids: tuple[str, ...]
     mdc: bool
     cu_instance: str = ""
+    pinned: bool = False  # the control unit holds pinned data for it: caching is off
 
 
 @dataclass(frozen=True)
@@ -355,6 +356,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         pool = hex_range(t.get("alias_range", str, base))
         chpids = tuple(t.get("chpids", list))
         mdc = t.get("mdc", bool, False)
+        pinned = t.get("pinned", bool, False)
         t.done()
         if model not in calibration.models:
             raise ZvmsimError(f"volume {volser}: unknown DASD model '{model}'")
@@ -375,7 +377,11 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
             if c not in channels:
                 raise ZvmsimError(f"volume {volser}: unknown CHPID '{c}'")
         aliases = tuple(pool[len(pool) - n_alias :]) if n_alias else ()
-        volumes[volser] = VolumeConfig(volser, model, cu, base, aliases, chpids, mdc, instance)
+        if pinned and calibration.control_units[cu].cache is None:
+            raise ZvmsimError(f"volume {volser}: pinned data needs a cached control unit, not {cu}")
+        volumes[volser] = VolumeConfig(
+            volser, model, cu, base, aliases, chpids, mdc, instance, pinned
+        )
 
     guests = {}
     for gname, body in _Table(top.get("guests", dict), "[guests]").data.items():

@@ -30,6 +30,7 @@ from .guests import WORKLOADS
 from .hardware.channels import Chpid
 from .hardware.cucache import ControlUnitCache, VolumeCache
 from .hardware.dasd import DasdTiming
+from .hardware.drive import Drive
 from .hardware.prsm import Prsm
 from .monitor.collector import MonitorCollector
 from .monitor.stream import MonitorData
@@ -76,6 +77,7 @@ class Machine:
                 path_us,
                 self._volume_cache(vol.volser, vol.control_unit, vol.cu_instance),
             )
+            self._attach_drive(vol.volser, vol.control_unit, vol.pinned)
         track_bytes = cal.blocks_per_track * BLOCK_BYTES
         capacity = int(config.cp.mdc_max_mb * 2**20 // track_bytes)
         self.mdc = (
@@ -178,6 +180,21 @@ class Machine:
             cache = ControlUnitCache(name, model, cal.bytes_per_track, timing.jitter)
             self.cu_caches[name] = cache
         return cache.volume(volser, self.streams.stream(f"cache:{volser}"))
+
+    def _attach_drive(self, volser: str, cu_type: str, pinned: bool) -> None:
+        """Give a cached volume its drive (when simulated) and pin its data if configured."""
+        cache = self.volumes[volser].cache
+        if cache is None:
+            return
+        model = self.config.calibration.control_units[cu_type].drive
+        if model is not None:
+            cache.drive = Drive(
+                model,
+                self.config.calibration.tracks_per_cylinder,
+                self.streams.stream(f"drive:{volser}"),
+            )
+        if pinned:
+            cache.pin()
 
     def _build_storage(self, config: SystemConfig) -> Storage:
         cal, st, pg = config.calibration, config.storage, config.paging

@@ -18,8 +18,9 @@ is part of its function-pending time (the time from SSCH until the device
 starts). The path is held for the connect time and freed for the disconnect.
 
 When the volume's control unit simulates its cache, an I/O that names the
-track it starts on asks that cache for its disconnect time (hit, miss or a
-wait for NVS); otherwise every I/O is timed as a cache hit.
+track it starts on asks that cache for its disconnect and connect times
+(hit, miss, a wait for NVS, or the drive's when caching is off); otherwise
+every I/O is timed as a cache hit.
 """
 
 from __future__ import annotations
@@ -180,9 +181,7 @@ class VolumeIO:
             pend, disc, conn, path = yield from self._serial_io(nbytes, read, track)
         else:
             path = next(self._path_cycle)
-            pend, disc, conn = self.timing.sample(nbytes, path)
-            if track is not None and self.cache is not None:
-                disc = self.cache.disconnect(track, read, env.now, disc)
+            pend, disc, conn = self._times(nbytes, read, track, path)
             yield env.timeout(pend + disc + conn)
         rdev.ssch += 1
         if read:
@@ -203,6 +202,17 @@ class VolumeIO:
         else:
             rdev.busy = False
 
+    def _times(
+        self, nbytes: int, read: bool, track: int | None, path: Chpid
+    ) -> tuple[float, float, float]:
+        """One I/O's pend, disc and conn; the control unit's cache (or drive) may
+        change disc and conn when the I/O names its track."""
+        pend, disc, conn = self.timing.sample(nbytes, path)
+        if track is not None and self.cache is not None:
+            xfer = self.timing.transfer_s(nbytes, path)
+            disc, conn = self.cache.times(track, read, self.env.now, (disc, conn), xfer, nbytes)
+        return pend, disc, conn
+
     def _serial_io(self, nbytes: int, read: bool, track: int | None) -> Generator:
         """Pend (waiting for a free path, then set-up), conn holding the path, disc.
 
@@ -213,9 +223,7 @@ class VolumeIO:
         self._turn = (self._turn + 1) % len(paths)
         path = yield from Chpid.acquire(env, paths, self._turn)
         waited = env.now - asked
-        pend, disc, conn = self.timing.sample(nbytes, path)
-        if track is not None and self.cache is not None:
-            disc = self.cache.disconnect(track, read, env.now, disc)
+        pend, disc, conn = self._times(nbytes, read, track, path)
         yield env.timeout(conn)
         path.release()
         yield env.timeout(pend + disc)

@@ -33,6 +33,7 @@ class Minidisk:
         "blocks",
         "blocks_per_track",
         "mdc",
+        "vio_by",
         "_vio_s",
     )
 
@@ -53,6 +54,7 @@ class Minidisk:
         self.blocks_per_track = blocks_per_track
         self.mdc = mdc
         self._vio_s = vio_us / 1e6
+        self.vio_by: dict[str, int] = {}  # virtual I/Os by linking user
 
     def _tracks(self, block: int, count: int) -> range:
         bpt = self.blocks_per_track
@@ -73,6 +75,7 @@ class Minidisk:
             count = blocks - block
         user.vio += 1
         user.vio_dasd += 1
+        self.vio_by[user.userid] = self.vio_by.get(user.userid, 0) + 1
         user.pending_cp_s += self._vio_s
         mdc, volume = self.mdc, self.volume
         track = None if volume.cache is None else self.first_track + block // self.blocks_per_track

@@ -8,7 +8,7 @@ SimPy process. ``WORKLOADS`` maps the names used in scenario files to classes.
 from __future__ import annotations
 
 from .base import Idle
-from .cms import CmsCopyfile, CmsLight
+from .cms import CmsCopyfile, CmsLight, CmsQuery
 from .compute import Compute
 from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
@@ -20,6 +20,7 @@ __all__ = [
     "CmsCopyfile",
     "CmsLight",
     "Compute",
+    "CmsQuery",
     "Idle",
     "LinuxApp",
     "LinuxNetwork",
@@ -42,4 +43,5 @@ WORKLOADS = {
     "vswitch_controller": VSwitchController,
     "linux_network": LinuxNetwork,
     "vdisk_formatter": VdiskFormatter,
+    "cms_query": CmsQuery,
 }

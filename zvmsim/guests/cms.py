@@ -10,6 +10,17 @@ guest CPU (``vcpu_us``) plus CP's simulation of the I/O.
 
 **Light user.** Thinks (dormant, off the dispatch list), wakes, does one small
 virtual I/O to its own minidisk, and thinks again.
+
+**Query user.** A closed loop of transactions against one or more (usually
+shared) minidisks: think, wake, a little CPU, then ``ios`` virtual I/Os one
+after the other, each ``blocks_per_io`` blocks to one of the minidisks at
+random; most fall on the minidisk's hot tracks (indexes, the busy tables and
+files: scattered over it, as data written over the years is), the rest
+anywhere on it. Because the
+user waits for each I/O before the next and thinks only after the last, a
+slower disk stretches every transaction and the user issues fewer I/Os per
+second: the I/O rate falls by itself when response time rises. The user
+reports its transactions and their response times (APPLDATA).
 """
 
 from __future__ import annotations
@@ -17,10 +28,11 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from ..cp.minidisk import BLOCK_BYTES
 from ..errors import ZvmsimError
 from .base import Workload
 
-__all__ = ["CmsCopyfile", "CmsLight", "file_layout"]
+__all__ = ["CmsCopyfile", "CmsLight", "CmsQuery", "file_layout"]
 
 
 def file_layout(blocks: int, mean_blocks: float, fill: float, rnd: Any) -> list[tuple[int, int]]:
@@ -111,4 +123,82 @@ class CmsLight(Workload):
             block = rnd.randrange(self.disk.blocks)
             yield from self.disk.io(vm, block, 1, write=rnd.random() < self.p["write_share"])
             m.drop_from_dispatch_list(vm)
+            yield env.timeout(rnd.expovariate(1.0 / think))
+
+
+def _hot_tracks(disk: Any, nbytes: float, rnd: Any) -> list[int]:
+    """Tracks of *disk* (relative) holding *nbytes*, scattered over it: its busy data."""
+    tracks = disk.blocks // disk.blocks_per_track
+    count = min(tracks, int(nbytes // (BLOCK_BYTES * disk.blocks_per_track)))
+    return sorted(rnd.sample(range(tracks), count)) if count else []
+
+
+class CmsQuery(Workload):
+    """Transactions of several dependent I/Os against minidisks, with think time between."""
+
+    APPLDATA = True
+    PARAMS = {
+        "minidisks": "",  # one or more, comma-separated: each I/O picks one at random
+        "think_s": 1.0,
+        "ios": 4,
+        "blocks_per_io": 4,
+        "vcpu_us": 1500.0,
+        "write_share": 0.01,
+        "hot_mb": 0.0,  # per minidisk: its busy tracks, scattered over it (0: uniform I/O)
+        "hot_share": 0.99,
+        "name": "QUERY",
+    }
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.disks = [self.minidisk(n.strip()) for n in self.p["minidisks"].split(",")]
+        if self.p["ios"] < 1 or self.p["blocks_per_io"] < 1:
+            raise ZvmsimError(f"user {self.vm.userid}: ios and blocks_per_io must be at least 1")
+        self.txns = 0
+        self.resp_s = 0.0
+        hot_bytes = self.p["hot_mb"] * 2**20
+        self.hot = [
+            self.machine.shared_layout(
+                f"hot:{disk.name}:{hot_bytes:g}",
+                lambda rnd, d=disk: _hot_tracks(d, hot_bytes, rnd),
+            )
+            for disk in self.disks
+        ]
+        for disk, tracks in zip(self.disks, self.hot, strict=True):
+            cache = disk.volume.cache
+            if tracks and cache is not None and cache.caching:
+                # the hot tracks have been in use for hours: the control unit holds them
+                cache.warm([disk.first_track + t for t in tracks])
+
+    @property
+    def links(self) -> list[str]:
+        return [disk.name for disk in self.disks]
+
+    def appldata(self) -> tuple[str, int, float] | None:
+        return self.p["name"], self.txns, self.resp_s
+
+    def run(self) -> Generator:
+        vm, m, rnd = self.vm, self.machine, self.rnd
+        env = m.env
+        think, ios, count = self.p["think_s"], self.p["ios"], self.p["blocks_per_io"]
+        vcpu_s = self.p["vcpu_us"] / 1e6
+        writes, hot_share = self.p["write_share"], self.p["hot_share"]
+        places = list(zip(self.disks, self.hot, strict=True))
+        yield env.timeout(rnd.uniform(0.0, think))
+        while True:
+            start = env.now
+            m.add_to_dispatch_list(vm)
+            yield m.processors.run(vm, vcpu_s, 0.0)
+            for _ in range(ios):
+                disk, hot = places[rnd.randrange(len(places))]
+                bpt = disk.blocks_per_track
+                if hot and rnd.random() < hot_share:  # a hot track, the blocks within it
+                    within = rnd.randrange(max(1, bpt - count + 1))
+                    block = hot[rnd.randrange(len(hot))] * bpt + within
+                else:
+                    block = rnd.randrange(disk.blocks)
+                yield from disk.io(vm, block, count, write=rnd.random() < writes)
+            m.drop_from_dispatch_list(vm)
+            self.txns += 1
+            self.resp_s += env.now - start
             yield env.timeout(rnd.expovariate(1.0 / think))

@@ -21,14 +21,28 @@ Every volume sees the cache through a :class:`VolumeCache`, which keeps that
 volume's counters (what CP's cache-activity monitor record carries) and its
 own random stream for the miss-time jitter. An I/O that names no track (a
 CP paging I/O, say) does not go through the cache model at all.
+
+**Drives.** When the control unit's drives are simulated (a 3990 with 3390s
+behind it, :mod:`.drive`), a read miss waits for the volume's drive — seek
+from where its arm is, rotational delay — and streams its data at the
+drive's rate, so its connect time grows too.
+
+**Pinned data.** Modified data the control unit cannot destage (a failing
+drive or path) is *pinned* in cache and NVS. The control unit then stops
+caching the device: every read goes to the drive, no write may use DASD fast
+write, and the control unit stops reporting cache activity for it. A
+volume's ``caching`` flag is that state; its I/Os queue behind the drive's
+seeks and rotations.
 """
 
 from __future__ import annotations
 
 import random
 from collections import OrderedDict
+from collections.abc import Iterable
 
 from ..calibration import CacheModel
+from .drive import Drive
 
 __all__ = ["ControlUnitCache", "VolumeCache"]
 
@@ -41,6 +55,8 @@ class ControlUnitCache:
 
     __slots__ = (
         "name",
+        "cache_mb",
+        "nvs_mb",
         "capacity",
         "nvs_capacity",
         "miss_s",
@@ -56,6 +72,8 @@ class ControlUnitCache:
 
     def __init__(self, name: str, model: CacheModel, track_bytes: int, jitter: float) -> None:
         self.name = name
+        self.cache_mb = model.cache_mb
+        self.nvs_mb = model.nvs_mb
         self.capacity = max(1, int(model.cache_mb * MB // track_bytes))  # tracks
         self.nvs_capacity = max(1, int(model.nvs_mb * MB // track_bytes))  # tracks
         self.miss_s = model.miss_disc_ms / 1000.0
@@ -130,6 +148,10 @@ class VolumeCache:
         "icl",
         "bypass",
         "nvs_wait_s",
+        "drive",
+        "caching",
+        "pinned",
+        "uncached",
     )
 
     def __init__(self, cu: ControlUnitCache, volser: str, base: int, rnd: random.Random) -> None:
@@ -145,8 +167,17 @@ class VolumeCache:
         self.icl = 0  # inhibit-cache-load I/Os: CP never asks for them
         self.bypass = 0  # cache-bypass I/Os: CP never asks for them
         self.nvs_wait_s = 0.0
+        self.drive: Drive | None = None  # the volume's drive, when drives are simulated
+        self.caching = True  # off: the control unit does not cache this device
+        self.pinned = False  # pinned data for this device (caching is then off)
+        self.uncached = 0  # I/Os served by the drive with caching off
 
-    def warm(self, tracks: range) -> None:
+    def pin(self) -> None:
+        """Data for this device is pinned: the control unit stops caching it."""
+        self.pinned = True
+        self.caching = False
+
+    def warm(self, tracks: Iterable[int]) -> None:
         """Tracks a workload has been using for hours: in the cache before the run starts."""
         for track in tracks:
             self.cu.stage(self._base + track)
@@ -173,3 +204,38 @@ class VolumeCache:
             return hit_disc
         self.nvs_wait_s += wait
         return hit_disc + wait
+
+    def times(
+        self,
+        track: int,
+        read: bool,
+        now: float,
+        hit: tuple[float, float],
+        xfer_s: float,
+        nbytes: int,
+    ) -> tuple[float, float]:
+        """(disconnect, connect) of one I/O to *track*.
+
+        *hit* is the I/O's (disconnect, connect) as a cache hit and *xfer_s*
+        the part of that connect time spent moving its *nbytes* out of cache.
+        An I/O the drive serves swaps that transfer for the drive's own.
+        """
+        hit_disc, conn = hit
+        drive = self.drive
+        if self.caching:
+            if drive is None or not read:
+                return self.disconnect(track, read, now, hit_disc), conn
+            self.reads += 1
+            cu, key = self.cu, self._base + track
+            if key in cu.lru:
+                cu.lru.move_to_end(key)
+                self.read_hits += 1
+                return hit_disc, conn
+            cu.stage(key)
+            self.staged += 1
+        else:
+            self.uncached += 1
+            if drive is None:
+                return self.cu.miss_s * (self.cu.lo + self.cu.span * self._rand()), conn
+        seek, data = drive.access(track, nbytes)  # type: ignore[union-attr]
+        return hit_disc + seek, conn - xfer_s + data

@@ -45,3 +45,7 @@ class DasdTiming:
         rate = min(path.bytes_per_s, self._cu_rate)
         conn = (self._conn0 + nbytes / rate) * (lo + span * r())
         return pend, disc, conn
+
+    def transfer_s(self, nbytes: int, path: Chpid) -> float:
+        """The part of a cache hit's connect time that moves *nbytes* (before jitter)."""
+        return nbytes / min(path.bytes_per_s, self._cu_rate)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from ..perfkit.qdasd import query_dasd_details, query_pinned
 from .checklist import checklist_text, duress_checklist
 from .dashboard import (
     Dashboard,
     dashboard,
     emergency_scan_dashboard,
+    grinch_dashboard,
     paging_difficulties_dashboard,
     pav_mdc_dashboard,
     thrasher_dashboard,
@@ -14,6 +16,7 @@ from .dashboard import (
 )
 from .health import health_check, health_text
 from .healthboard import HealthBoard, health_dashboard
+from .history import compare_runs, load_run, save_run
 
 __all__ = [
     "Dashboard",
@@ -26,6 +29,12 @@ __all__ = [
     "health_text",
     "emergency_scan_dashboard",
     "paging_difficulties_dashboard",
+    "grinch_dashboard",
+    "compare_runs",
+    "load_run",
+    "save_run",
+    "query_dasd_details",
+    "query_pinned",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",

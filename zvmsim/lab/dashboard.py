@@ -19,6 +19,7 @@ import ipywidgets as widgets
 from ..api import reports as build_reports
 from ..api import simulate
 from ..errors import ZvmsimError
+from ..perfkit.qdasd import query_dasd_details, query_pinned
 from ..perfkit.reduce import RunData, reduce
 from ..scenario import load_scenario
 from .checklist import checklist_text
@@ -30,6 +31,7 @@ __all__ = [
     "dashboard",
     "emergency_scan_dashboard",
     "paging_difficulties_dashboard",
+    "grinch_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
@@ -43,9 +45,23 @@ def _run(scenario: str, knobs: tuple, seed: int) -> RunData:
     return reduce(simulate(scenario, dict(knobs), seed=seed))
 
 
+def _qdasd_text(run: RunData) -> str:
+    """What CP says about the busiest device's cache (QUERY PINNED, QUERY DASD DETAILS)."""
+    rates = {
+        a: sum(iv.devices.get(a, {}).get("ssch", 0) for iv in run.intervals)
+        for a in run.cache_status
+    }
+    lines = ["q pinned", query_pinned(run)]
+    if rates:
+        addr = max(sorted(rates), key=lambda a: rates[a])
+        lines += ["", f"q dasd details {addr}", query_dasd_details(run, addr)]
+    return "\n".join(lines)
+
+
 EXTRAS: dict[str, Callable[[RunData], str]] = {
     "checklist": checklist_text,
     "health": health_text,
+    "qdasd": _qdasd_text,
 }
 
 
@@ -182,3 +198,8 @@ def paging_difficulties_dashboard(seed: int = 1) -> Dashboard:
     channels (FCX161) and the system summary with its T/V (FCX225).
     """
     return dashboard("paging-difficulties", ["FCX108", "FCX109", "FCX161", "FCX225"], seed=seed)
+
+
+def grinch_dashboard(seed: int = 1) -> Dashboard:
+    """The Grinch case: pinned data on or off, the day; DEVICE, CACHEXT, USTAT and CP's answers."""
+    return dashboard("grinch", ["FCX108", "FCX177", "FCX114"], seed=seed, extras=("qdasd",))

@@ -10,7 +10,8 @@ first sample set. Then, on one timeline:
   reports show shares of samples, not of time;
 * every sample interval it writes a sample set: one record per processor,
   user and device, the System Execution Space (:mod:`zvmsim.cp.sxs`), cache
-  activity for each volume whose control unit simulates its cache (and, when
+  activity for each volume whose control unit simulates and caches it, cache
+  status and minidisk links (:mod:`.dasdstat`) (and, when
   storage is modelled, global storage, each paging volume and each address
   space), carrying cumulative counters, then an end-of-set record.
 
@@ -29,6 +30,7 @@ from ..cp.dispatch import Processors
 from ..cp.sxs import sxs_usage
 from ..cp.vmdbk import DM, STATES, Vmdbk
 from .channels import ChannelSampler
+from .dasdstat import cache_status_records, link_records
 from .records import (
     MRAPLEDT,
     MRIODCAD,
@@ -222,6 +224,7 @@ class MonitorCollector:
                         cu_model=m.cu_models.get(volser, ""),
                     )
                 )
+        out.extend(cache_status_records(m, tod))
         workloads = {w.vm.userid: w for w in m.workloads}
         for userid in m.users:
             out.append(self._user_config(userid, workloads.get(userid)))
@@ -432,7 +435,7 @@ class MonitorCollector:
                     )
                 )
             cache = vol.cache
-            if cache is not None:
+            if cache is not None and cache.caching:  # caching off: the CU reports nothing
                 out.append(
                     MRIODCAD(
                         tod=tod,
@@ -456,6 +459,8 @@ class MonitorCollector:
                         tod=tod, userid=w.vm.userid, workload=name, txns=txns, resp_us=_us(resp_s)
                     )
                 )
+        out.extend(cache_status_records(m, tod))
+        out.extend(link_records(m, tod))
         out.extend(self._channels.records(tod))
         out.append(MRMTREND(tod=tod, interval=self._interval))
         self._interval += 1

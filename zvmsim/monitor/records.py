@@ -28,7 +28,9 @@ __all__ = [
     "HEADER",
     "RECORD_TYPES",
     "MRIODCAD",
+    "MRIODCST",
     "MRIODDEV",
+    "MRIODLNK",
     "MRIODVSW",
     "MRSYTEPM",
     "MRMTRDEV",
@@ -633,6 +635,62 @@ class MRIODVSW(Record):
     in_discards: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class MRIODCST(Record):
+    """D6 R30 (ours) — cache status of one volume on a cached control unit.
+
+    What ``QUERY DASD DETAILS`` shows: the control unit's type, whether the
+    subsystem caches, has NVS and allows cache fast write, and for the device
+    whether it is cached, uses DASD fast write and has *pinned* data (then
+    its caching is off). Written at MONITOR START with the device
+    configuration and again in every sample set, so a change shows; the last
+    one describes the device. ``last_seek`` is the cylinder the device's
+    drive last moved to (0 when its drives are not simulated).
+    """
+
+    DOMAIN = 6
+    NUMBER = 30
+    KEY = "rdev"
+    tod: int
+    rdev: str = _char(4)
+    volser: str = _char(6)
+    cu_name: str = _char(16)  # the control-unit instance
+    cu_type: str = _char(16)  # its calibrated type
+    sub_cache: str = _char(1)  # Y/N: the subsystem caches
+    sub_nvs: str = _char(1)
+    sub_cfw: str = _char(1)
+    sub_pinned: str = _char(1)  # Y: some device of the subsystem has pinned data
+    dev_cache: str = _char(1)  # Y/N: this device is cached
+    dev_dfw: str = _char(1)
+    dev_pinned: str = _char(1)
+    cache_mb: int = _gauge()
+    nvs_mb: int = _gauge()
+    last_seek: int = _gauge()
+
+
+@dataclass(frozen=True, slots=True)
+class MRIODLNK(Record):
+    """D6 R31 (ours) — one user's link to one minidisk: its extent and virtual I/Os.
+
+    What Perfkit's device details list per minidisk: the extent (first and
+    last cylinder), the owner and the linking user with their virtual
+    addresses, and the user's virtual I/Os to it (cumulative).
+    """
+
+    DOMAIN = 6
+    NUMBER = 31
+    KEY = "link"
+    tod: int
+    link: str = _char(24)  # "USERID OWNER VADDR": unique per link
+    rdev: str = _char(4)  # the volume's base RDEV
+    userid: str = _char(8)
+    owner: str = _char(8)
+    vaddr: str = _char(4)
+    first_cyl: int = _gauge()
+    last_cyl: int = _gauge()
+    vio: int = 0
+
+
 RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
     (cls.DOMAIN, cls.NUMBER): cls
     for cls in (
@@ -659,6 +717,8 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRSYTCUP,
         MRSYTSXG,
         MRMTRSCH,
+        MRIODCST,
+        MRIODLNK,
     )
 }
 

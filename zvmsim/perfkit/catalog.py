@@ -7,6 +7,7 @@ from .cache import FCX111, FCX177
 from .channel import FCX161, FCX215
 from .demand import FCX254, FCX259
 from .devconf import FCX131
+from .devdetail import FCX110
 from .device import FCX108
 from .devlog import FCX168
 from .lpar import FCX126
@@ -36,6 +37,7 @@ REPORTS: dict[str, ReportSpec] = {
             FCX103,
             FCX108,
             FCX109,
+            FCX110,
             FCX111,
             FCX112,
             FCX113,

@@ -20,7 +20,9 @@ from ..errors import ZvmsimError
 from ..monitor.records import (
     MRAPLEDT,
     MRIODCAD,
+    MRIODCST,
     MRIODDEV,
+    MRIODLNK,
     MRIODVSW,
     MRMTRDEV,
     MRMTREND,
@@ -70,6 +72,7 @@ class Interval:
     caches: dict[str, Counters] = field(default_factory=dict)  # control-unit cache, by base RDEV
     channels: dict[str, Counters] = field(default_factory=dict)  # channel paths, by CHPID
     vswitches: dict[str, Counters] = field(default_factory=dict)  # VSWITCHes, by name
+    links: dict[str, Counters] = field(default_factory=dict)  # minidisk links, by link
 
 
 @dataclass
@@ -89,6 +92,8 @@ class RunData:
     channel_info: dict[str, MRSYTEPM] = field(default_factory=dict)  # CHPID -> last record
     vswitch_info: dict[str, MRIODVSW] = field(default_factory=dict)  # name -> last record
     srm: MRMTRSCH | None = None  # scheduler settings
+    cache_status: dict[str, MRIODCST] = field(default_factory=dict)  # base RDEV -> last status
+    link_info: dict[str, MRIODLNK] = field(default_factory=dict)  # link -> last record
 
     @property
     def whole(self) -> Interval:
@@ -108,6 +113,7 @@ _SAMPLED: dict[type[Record], str] = {
     MRIODCAD: "caches",
     MRSYTEPM: "channels",
     MRIODVSW: "vswitches",
+    MRIODLNK: "links",
 }
 _GROUPS = (
     "cpus",
@@ -121,8 +127,13 @@ _GROUPS = (
     "caches",
     "channels",
     "vswitches",
+    "links",
 )
-_DESCRIBED = (MRSYTEPM, MRIODVSW)  # sampled records whose last one also describes the entity
+_DESCRIBED = (
+    MRSYTEPM,
+    MRIODVSW,
+    MRIODLNK,
+)  # sampled records whose last one also describes the entity
 
 
 def _empty_set() -> dict:
@@ -152,6 +163,7 @@ def reduce(data: MonitorData) -> RunData:
     spaces: dict[str, MRSTOASI] = {}
     apps: dict[str, str] = {}
     lpars: dict[str, MRSYTCUG] = {}
+    cache_status: dict[str, MRIODCST] = {}
     described: dict[type[Record], dict[str, Record]] = {k: {} for k in _DESCRIBED}
     sets: list[tuple[int, dict]] = []
     current = _empty_set()
@@ -176,6 +188,8 @@ def reduce(data: MonitorData) -> RunData:
             current["storage"] = rec
         elif kind is MRSYTSXG:
             current["sxs"] = rec
+        elif kind is MRIODCST:
+            cache_status[rec.rdev] = rec
         elif kind in _SAMPLED:
             current[_SAMPLED[kind]][getattr(rec, kind.KEY)] = rec
             if kind is MRSTOASI:
@@ -224,6 +238,8 @@ def reduce(data: MonitorData) -> RunData:
         channel_info=described[MRSYTEPM],  # type: ignore[arg-type]
         vswitch_info=described[MRIODVSW],  # type: ignore[arg-type]
         srm=srm,
+        cache_status=cache_status,
+        link_info=described[MRIODLNK],  # type: ignore[arg-type]
     )
 
 
@@ -279,6 +295,7 @@ _GAUGES = {
         MRSYTCUP,
         MRSYTEPM,
         MRIODVSW,
+        MRIODLNK,
     )
     for f in fields(cls)
     if f.metadata.get("gauge")
