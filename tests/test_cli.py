@@ -114,6 +114,8 @@ BAD = [
     (["report", "pav-mdc", "FCX108", "--interval", "100"], "shorter than one monitor interval"),
     (["report", "pav-mdc", "FCX108", "--seed", "-1"], "seed"),
     (["report", "pav-mdc", "FCX112", "--user", "NOBODY"], "no user"),
+    (["report", "pav-mdc", "FCX108", "--interim", "4"], "--interim must be 1 to 3"),
+    (["report", "pav-mdc", "FCX108", "--interim", "0"], "--interim must be 1 to 3"),
     (["report", "pav-mdc", "FCX108", "--format", "xml"], "invalid choice"),
     (["knobs", "nope"], "unknown scenario"),
     (["frobnicate"], "invalid choice"),
@@ -202,3 +204,14 @@ def test_devlog_by_time_per_device(capsys) -> None:
     assert first == [(">>Mean>>", "1240"), ("11:46:09", "1240"), ("11:46:39", "1240")]
     assert len(rows) == 24 * 3
     assert {"io_rate", "pend_ms", "conn_ms", "serv_ms", "resp_ms", "req_qued"} <= set(rows[0])
+
+
+def test_interim_reports_one_interval(capsys) -> None:
+    argv = ["report", "paging-difficulties", "FCX108", "FCX161", "--duration", "60"]
+    code, out, _ = _run(capsys, *argv, "--interim", "2")
+    assert code == 0
+    heads = [line for line in out.splitlines() if line.startswith("FCX")]
+    assert "INTERIM DEVICE" in heads[0] and "INTERIM LCHANNEL" in heads[1]
+    assert "From 2007/05/01 11:46:09" in out and "For     30 Secs" in out
+    whole = _run(capsys, *argv)[1]
+    assert "INTERIM" not in whole and "For     60 Secs" in whole
