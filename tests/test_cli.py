@@ -215,3 +215,12 @@ def test_interim_reports_one_interval(capsys) -> None:
     assert "From 2007/05/01 11:46:09" in out and "For     30 Secs" in out
     whole = _run(capsys, *argv)[1]
     assert "INTERIM" not in whole and "For     60 Secs" in whole
+
+
+def test_devconf_and_devlog_from_a_monitor_file(capsys, tmp_path) -> None:
+    path = tmp_path / "paging.mon"
+    argv = ["paging-difficulties", "--duration", "30", "--set", "phase=full-volumes"]
+    assert _run(capsys, "monwrite", argv[0], "-o", str(path), *argv[1:])[0] == 0
+    direct = _run(capsys, "report", argv[0], "FCX131", "FCX168", *argv[1:])[1]
+    saved = _run(capsys, "report", "--from", str(path), "FCX131", "FCX168")[1]
+    assert saved == direct and "2105-E8" in saved and "D000-D003" in saved
