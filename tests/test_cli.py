@@ -114,6 +114,8 @@ BAD = [
     (["report", "pav-mdc", "FCX108", "--interval", "100"], "shorter than one monitor interval"),
     (["report", "pav-mdc", "FCX108", "--seed", "-1"], "seed"),
     (["report", "pav-mdc", "FCX112", "--user", "NOBODY"], "no user"),
+    (["report", "pav-mdc", "FCX108", "--interim", "4"], "--interim must be 1 to 3"),
+    (["report", "pav-mdc", "FCX108", "--interim", "0"], "--interim must be 1 to 3"),
     (["report", "pav-mdc", "FCX108", "--format", "xml"], "invalid choice"),
     (["knobs", "nope"], "unknown scenario"),
     (["frobnicate"], "invalid choice"),
@@ -202,3 +204,23 @@ def test_devlog_by_time_per_device(capsys) -> None:
     assert first == [(">>Mean>>", "1240"), ("11:46:09", "1240"), ("11:46:39", "1240")]
     assert len(rows) == 24 * 3
     assert {"io_rate", "pend_ms", "conn_ms", "serv_ms", "resp_ms", "req_qued"} <= set(rows[0])
+
+
+def test_interim_reports_one_interval(capsys) -> None:
+    argv = ["report", "paging-difficulties", "FCX108", "FCX161", "--duration", "60"]
+    code, out, _ = _run(capsys, *argv, "--interim", "2")
+    assert code == 0
+    heads = [line for line in out.splitlines() if line.startswith("FCX")]
+    assert "INTERIM DEVICE" in heads[0] and "INTERIM LCHANNEL" in heads[1]
+    assert "From 2007/05/01 11:46:09" in out and "For     30 Secs" in out
+    whole = _run(capsys, *argv)[1]
+    assert "INTERIM" not in whole and "For     60 Secs" in whole
+
+
+def test_devconf_and_devlog_from_a_monitor_file(capsys, tmp_path) -> None:
+    path = tmp_path / "paging.mon"
+    argv = ["paging-difficulties", "--duration", "30", "--set", "phase=full-volumes"]
+    assert _run(capsys, "monwrite", argv[0], "-o", str(path), *argv[1:])[0] == 0
+    direct = _run(capsys, "report", argv[0], "FCX131", "FCX168", *argv[1:])[1]
+    saved = _run(capsys, "report", "--from", str(path), "FCX131", "FCX168")[1]
+    assert saved == direct and "2105-E8" in saved and "D000-D003" in saved

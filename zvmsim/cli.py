@@ -47,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--from", dest="source", metavar="FILE", help="report from a monitor file")
     r.add_argument("--format", choices=("text", "csv", "json"), default="text")
     r.add_argument("--user", metavar="USERID")
+    r.add_argument("--interim", type=int, metavar="N", help="INTERIM: the N-th interval only")
     m = sub.add_parser("monwrite", help="simulate a scenario and save its monitor data")
     m.add_argument("scenario")
     m.add_argument("-o", "--output", required=True, metavar="FILE")
@@ -116,7 +117,13 @@ def _cmd_report(args: argparse.Namespace) -> None:
             raise ZvmsimError("report needs a scenario and at least one report name")
         data = _simulate(args, names.pop(0))
     run = reduce(data)
-    reps = [build_report(run, name, user=args.user) for name in names]
+    interval = None
+    if args.interim is not None:
+        if not 1 <= args.interim <= len(run.intervals):
+            count = len(run.intervals)
+            raise ZvmsimError(f"--interim must be 1 to {count} (the data's monitor intervals)")
+        interval = args.interim - 1
+    reps = [build_report(run, name, user=args.user, interval=interval) for name in names]
     _print_reports(reps, args.format)
 
 
