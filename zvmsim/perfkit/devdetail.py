@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .device import device_rows
+from .device import IO_TIMES, device_rows
 from .reduce import Interval, RunData
 from .render import Column, fmt_number
 from .report import ReportSpec
@@ -217,15 +217,7 @@ FCX110 = ReportSpec(
         Column("type", ("", "Type"), 8, "s", left=True),
         Column("links", ("", "Links"), 5, "i"),
         Column("io_rate", ("", "I/O"), 6, "r"),
-        Column("avoid_rate", ("", "Avoid"), 5, "1"),
-        Column("pend_ms", ("", "Pend"), 4, "1"),
-        Column("disc_ms", ("", "Disc"), 4, "1"),
-        Column("conn_ms", ("", "Conn"), 4, "1"),
-        Column("serv_ms", ("", "Serv"), 4, "1"),
-        Column("resp_ms", ("", "Resp"), 4, "1"),
-        Column("cuwt_ms", ("", "CUWt"), 4, "1"),
-        Column("req_qued", ("", "Qued"), 5, "1"),
-        Column("pct_busy", ("", "Busy"), 4, "i"),
+        *IO_TIMES,
         Column("cache_io_rate", ("", "CIO/S"), 6, "r"),
         Column("pct_read", ("", "%READ"), 5, "i"),
         Column("pct_read_hits", ("", "%RDHIT"), 6, "i"),

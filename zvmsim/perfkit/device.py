@@ -16,7 +16,7 @@ from .reduce import Interval, RunData
 from .render import Column
 from .report import ReportSpec
 
-__all__ = ["FCX108", "ALL_DASD", "device_rows"]
+__all__ = ["FCX108", "ALL_DASD", "IO_TIMES", "device_rows"]
 
 ALL_DASD = ">>All DASD<<"
 _TIMES = ("pend_us", "disc_us", "conn_us", "queue_us", "cuwt_us")
@@ -87,6 +87,20 @@ def build_device(run: RunData, intervals: list[Interval], user: str | None) -> p
     return frame
 
 
+# The columns every device report shares: avoided I/O, the I/O's time in its
+# phases (msec), CP's queue and the device's busy.
+IO_TIMES = [
+    Column("avoid_rate", ("", "Avoid"), 5, "1"),
+    Column("pend_ms", ("", "Pend"), 4, "1"),
+    Column("disc_ms", ("", "Disc"), 4, "1"),
+    Column("conn_ms", ("", "Conn"), 4, "1"),
+    Column("serv_ms", ("", "Serv"), 4, "1"),
+    Column("resp_ms", ("", "Resp"), 4, "1"),
+    Column("cuwt_ms", ("", "CUWt"), 4, "1"),
+    Column("req_qued", ("", "Qued"), 5, "1"),
+    Column("pct_busy", ("", "Busy"), 4, "i"),
+]
+
 FCX108 = ReportSpec(
     fcx="FCX108",
     name="DEVICE",
@@ -102,15 +116,7 @@ FCX108 = ReportSpec(
         Column("mdisk_links", ("", "Links"), 5, "i"),
         Column("paths", ("", "ths"), 3, "i"),
         Column("io_rate", ("", "I/O"), 6, "r"),
-        Column("avoid_rate", ("", "Avoid"), 5, "1"),
-        Column("pend_ms", ("", "Pend"), 4, "1"),
-        Column("disc_ms", ("", "Disc"), 4, "1"),
-        Column("conn_ms", ("", "Conn"), 4, "1"),
-        Column("serv_ms", ("", "Serv"), 4, "1"),
-        Column("resp_ms", ("", "Resp"), 4, "1"),
-        Column("cuwt_ms", ("", "CUWt"), 4, "1"),
-        Column("req_qued", ("", "Qued"), 5, "1"),
-        Column("pct_busy", ("", "Busy"), 4, "i"),
+        *IO_TIMES,
         Column("pct_read", ("", "READ"), 4, "i"),
     ],
 )

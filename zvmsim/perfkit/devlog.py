@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .device import device_rows
+from .device import IO_TIMES, device_rows
 from .reduce import Interval, RunData
 from .render import Column
 from .report import ReportSpec, by_time_rows
@@ -62,15 +62,7 @@ FCX168 = ReportSpec(
         Column("type", ("", "Type"), 6, "s", left=True),
         Column("volser", ("", "Label/ID"), 8, "s", left=True),
         Column("io_rate", ("", "I/O"), 5, "r"),
-        Column("avoid_rate", ("", "Avoid"), 5, "1"),
-        Column("pend_ms", ("", "Pend"), 4, "1"),
-        Column("disc_ms", ("", "Disc"), 4, "1"),
-        Column("conn_ms", ("", "Conn"), 4, "1"),
-        Column("serv_ms", ("", "Serv"), 4, "1"),
-        Column("resp_ms", ("", "Resp"), 4, "1"),
-        Column("cuwt_ms", ("", "CUWt"), 4, "1"),
-        Column("req_qued", ("", "Qued"), 5, "1"),
-        Column("pct_busy", ("", "Busy"), 4, "i"),
+        *IO_TIMES,
         Column("pct_read", ("", "READ"), 4, "i"),
     ],
 )
