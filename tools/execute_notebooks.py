@@ -21,8 +21,14 @@ def execute(path: Path) -> None:
     """Execute *path* top to bottom in its own folder and save it with outputs."""
     nb = nbformat.read(path, as_version=4)
     NotebookClient(
-        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        nb,
+        timeout=600,
+        kernel_name="python3",
+        record_timing=False,  # no timestamps: diffs and merges show only real changes
+        resources={"metadata": {"path": str(path.parent)}},
     ).execute()
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
     nbformat.write(nb, path)
     print(f"executed {path.name}")
 
