@@ -2,17 +2,21 @@
 """Set up zvmsim in a local virtual environment, then open the lab or run the tests.
 
     python3 bootstrap.py lab    [jupyter lab options]   # set up, open JupyterLab on notebooks/
+    python3 bootstrap.py app    [NOTEBOOK]              # set up, open the notebooks as apps (Voila)
     python3 bootstrap.py test   [pytest options]        # set up, run the whole test suite
     python3 bootstrap.py setup                          # set up only
 
 Needs only Python 3.11+ and access to PyPI. Everything goes into ``.venv`` in
-this folder; the install is redone only when ``pyproject.toml`` changes.
+this folder; the install is redone only when ``pyproject.toml`` changes. The
+browser tests need Chromium at /usr/bin/chromium; ``test`` installs Debian's
+package when it is missing and it can (as root, with apt-get).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -23,6 +27,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".zvmsim-installed"
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 def say(text: str) -> None:
@@ -50,9 +55,21 @@ def setup() -> None:
     say("environment ready")
 
 
+def chromium() -> None:
+    """Install Debian's Chromium for the browser tests, when missing and possible."""
+    if CHROMIUM.exists() or os.name == "nt":
+        return
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        say("installing Chromium for the browser tests (apt-get install chromium)")
+        subprocess.run(["apt-get", "update", "-qq"], check=False)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True)
+    else:
+        say("no Chromium at /usr/bin/chromium: the browser tests will fail until it is installed")
+
+
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("help", [])
-    if command not in {"lab", "test", "setup"}:
+    if command not in {"lab", "app", "test", "setup"}:
         print(__doc__)
         return 0 if command in {"help", "-h", "--help"} else 2
     setup()
@@ -63,7 +80,18 @@ def main(argv: list[str]) -> int:
             return subprocess.call(args, cwd=ROOT)
         os.chdir(ROOT)
         os.execv(args[0], args)
+    if command == "app":
+        target = f"notebooks/{rest[0]}" if rest else "notebooks/"
+        if rest and not target.endswith(".ipynb"):
+            target += ".ipynb"
+        say(f"opening {target} as an app with Voila (stop it with Ctrl+C)")
+        args = [str(BIN / "voila"), target, *rest[1:]]
+        if os.name == "nt":
+            return subprocess.call(args, cwd=ROOT)
+        os.chdir(ROOT)
+        os.execv(args[0], args)
     if command == "test":
+        chromium()
         env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0")
         code = subprocess.call([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT, env=env)
         if code == 5:

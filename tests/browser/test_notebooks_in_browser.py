@@ -1,0 +1,234 @@
+"""Every case-study notebook in a real browser: Voilà renders it, a knob turns, the report moves.
+
+Voilà runs the notebook the way an instructor's projector shows it (app mode:
+no code). Debian's Chromium, driven by Playwright, opens it, turns one knob
+of its dashboard and waits for the dashboard's report to change; a figure
+read off the report must move the way the case study says. A screenshot of
+each notebook after the change is saved under ``test-artifacts/browser/``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+
+
+# ---- a Voilà server on 127.0.0.1 serving notebooks/, and Debian's Chromium ----
+
+CHROMIUM = Path(os.environ.get("ZVMSIM_CHROMIUM", "/usr/bin/chromium"))
+# quiet, sandbox-free Chromium for a closed network (see the project's env notes)
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def voila() -> Iterator[str]:
+    """The base URL of a Voilà server on the notebooks (app mode: no code shown)."""
+    port = _free_port()
+    log = open(ROOT / "test-artifacts" / "voila.log", "w") if _artifacts() else subprocess.DEVNULL
+    proc = subprocess.Popen(
+        [
+            sys.executable, "-m", "voila", "--no-browser", f"--port={port}",
+            "--Voila.ip=127.0.0.1", "--Voila.tornado_settings={'autoreload': False}",
+            "--VoilaConfiguration.show_tracebacks=True", str(ROOT / "notebooks"),
+        ],
+        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        env=dict(os.environ, MPLBACKEND="Agg"),
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                urllib.request.urlopen(base, timeout=5).close()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the Voilà server did not start") from None
+                time.sleep(0.5)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+def _artifacts() -> bool:
+    (ROOT / "test-artifacts").mkdir(exist_ok=True)
+    return True
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    """Headless Debian Chromium (no browser download), driven by Playwright."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"no Chromium at {CHROMIUM}: install it with 'apt-get install chromium' "
+            "(python3 bootstrap.py test does this when it can)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+# ---- the checks ----
+
+
+def _number(pattern: str) -> Callable[[str], float]:
+    """A reader of the first group of *pattern* (multi-line) as a number."""
+
+    def read(text: str) -> float:
+        match = re.search(pattern, text, re.MULTILINE)
+        assert match, f"pattern {pattern!r} not found in the dashboard's report"
+        value = match.group(1).replace(",", "")
+        return 0.0 if value in ("...", "") else float(value)
+
+    return read
+
+
+def _count(pattern: str) -> Callable[[str], float]:
+    return lambda text: float(len(re.findall(pattern, text, re.MULTILINE)))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One knob turn: which control, to what, and how a figure must move."""
+
+    knob: str  # the control's label
+    kind: str  # "toggle", "slider" or "dropdown"
+    value: str  # the button's text, the slider's new value or the option
+    figure: Callable[[str], float]  # read off the dashboard's report text
+    moves: str  # "up" or "down"
+    why: str
+
+
+TURNS: dict[str, Turn] = {
+    "02-fine.ipynb": Turn(
+        "scenario", "dropdown", "thrasher", _count(r"\[\s+ok\s+\]"), "down",
+        "the health check finds problems on the thrasher's system that the fine one lacks",
+    ),
+    "03-emergency-scan.ipynb": Turn(
+        "linux_swap", "toggle", "minidisk", _number(r"^>>Mean>>\s+(\S+)"), "down",
+        "with swap on minidisks the demand scan needs no frames",
+    ),
+    "04-thrasher.ipynb": Turn(
+        "thrashers", "slider", "2", _count(r"^LIN10\d\s+>>Mean>>"), "up",
+        "a second thrasher appears in the paging report",
+    ),
+    "05-undersized-lpar.ipynb": Turn(
+        "central_gb", "slider", "52", _number(r"^>>Mean>>\s+\S+\s+(\S+)"), "down",
+        "storage cures the paging, and with it CP's share (T/V)",
+    ),
+    "06-pav-mdc.ipynb": Turn(
+        "mdc", "toggle", "on", _number(r"^E7FC\s+->E700\s+\S+\s+\S+\s+\S+\s+(\S+)"), "down",
+        "MDC's full-track reads may not use the aliases: they fall idle (VM64199)",
+    ),
+    "07-paging-difficulties.ipynb": Turn(
+        "chpid_type", "toggle", "ficon",
+        _number(r"^>>All DASD<<\s+\S+\s+\S+\s+\S+\s+\S+\s+(\S+)"), "down",
+        "FICON takes away the wait for a free ESCON path (pend)",
+    ),
+    "08-grinch.ipynb": Turn(
+        "pinned_data", "toggle", "off",
+        _number(r"^1742\s+3390\s+USE001(?:\s+\S+){8}\s+(\S+)"), "down",
+        "without pinned data the cache answers again and response falls",
+    ),
+}  # fmt: skip
+
+
+def _operate(control, turn: Turn) -> None:
+    if turn.kind == "toggle":
+        control.locator("button", has_text=re.compile(f"^{re.escape(turn.value)}$")).click()
+    elif turn.kind == "dropdown":
+        control.locator("select").select_option(turn.value)
+    else:
+        readout = control.locator(".widget-readout")
+        readout.click()
+        readout.press("Control+a")
+        readout.type(turn.value)
+        readout.press("Enter")
+
+
+def _control(page, turn: Turn):
+    classes = {
+        "toggle": ".widget-toggle-buttons",
+        "slider": ".widget-slider",
+        "dropdown": ".widget-dropdown",
+    }
+    label = re.compile(f"^{re.escape(turn.knob)}$")
+    return page.locator(classes[turn.kind]).filter(has=page.locator("label", has_text=label)).first
+
+
+def _changed(page, report, before: str, seconds: float = 120.0) -> str:
+    """The report's text once it differs from *before* (the locator is looked up
+    afresh each time: a dashboard may replace its output widgets)."""
+    for _ in range(int(seconds * 4)):
+        text = report.inner_text(timeout=30_000)
+        if text != before:
+            page.wait_for_timeout(500)  # let the whole output arrive
+            return report.inner_text(timeout=30_000)
+        page.wait_for_timeout(250)
+    raise AssertionError("the dashboard's report did not change after the knob was turned")
+
+
+def test_every_case_study_notebook_has_a_browser_check() -> None:
+    case_studies = {p.name for p in NOTEBOOKS.glob("[0-9][0-9]-*.ipynb")} - {"00-start-here.ipynb"}
+    assert case_studies <= set(TURNS), f"no browser check for {sorted(case_studies - set(TURNS))}"
+
+
+@pytest.mark.parametrize("notebook", sorted(TURNS))
+def test_notebook_dashboard_in_the_browser(notebook: str, voila: str, browser) -> None:
+    turn = TURNS[notebook]
+    if not (NOTEBOOKS / notebook).exists():
+        pytest.skip(f"{notebook} is not in this checkout")
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        page.goto(f"{voila}/voila/render/{notebook}", timeout=240_000)
+        control = _control(page, turn)
+        control.wait_for(timeout=240_000)
+        board = control.locator("xpath=..")
+        report = board.locator("pre").last
+        report.wait_for(timeout=120_000)
+        before = report.inner_text()
+        _operate(control, turn)
+        after = _changed(page, report, before)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"{Path(notebook).stem}.png"), full_page=False)
+    finally:
+        page.close()
+    old, new = turn.figure(before), turn.figure(after)
+    moved = new > old if turn.moves == "up" else new < old
+    assert moved, f"{notebook}: expected the figure to go {turn.moves} ({turn.why}): {old} -> {new}"
