@@ -166,6 +166,10 @@ TURNS: dict[str, Turn] = {
         _number(r"^1742\s+3390\s+USE001(?:\s+\S+){8}\s+(\S+)"), "down",
         "without pinned data the cache answers again and response falls",
     ),
+    "20-mystery-system.ipynb": Turn(
+        "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
+        "picking DEVICE shows the mystery system's device report",
+    ),
 }  # fmt: skip
 
 

@@ -17,6 +17,7 @@ from .dashboard import (
 from .health import health_check, health_text
 from .healthboard import HealthBoard, health_dashboard
 from .history import compare_runs, load_run, save_run
+from .mystery import Mystery, mystery, mystery_widget
 
 __all__ = [
     "Dashboard",
@@ -38,4 +39,7 @@ __all__ = [
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
+    "Mystery",
+    "mystery",
+    "mystery_widget",
 ]
