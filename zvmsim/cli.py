@@ -1,4 +1,4 @@
-"""The command line: ``zvmsim scenarios|knobs|report|monwrite`` (see docs/contract)."""
+"""The command line: ``zvmsim scenarios|knobs|report|monwrite|archive`` (see docs/contract)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from .api import monwrite as write_file
 from .api import report as build_report
 from .api import simulate
 from .errors import ZvmsimError
+from .monitor import archive
 from .monitor.monread import MonwriteError, MonwriteReader
 from .monitor.stream import MonitorData
 from .perfkit import Report, RunData, reduce
@@ -59,6 +60,17 @@ def _parser() -> argparse.ArgumentParser:
     m.add_argument("scenario")
     m.add_argument("-o", "--output", required=True, metavar="FILE")
     run_options(m)
+    a = sub.add_parser("archive", help="pack monitor files with notes to send, list, unpack")
+    acts = a.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    ap = acts.add_parser("pack", help="pack files and a note into ARCHIVE (.zip or .tar.gz)")
+    ap.add_argument("archive")
+    ap.add_argument("files", nargs="+", metavar="FILE")
+    ap.add_argument("--notes", default="", metavar="TEXT", help="what was collected, and why")
+    ap.add_argument("--notes-file", metavar="PATH", help="take the notes from a text file")
+    acts.add_parser("list", help="what an archive holds").add_argument("archive")
+    au = acts.add_parser("unpack", help="unpack and check an archive")
+    au.add_argument("archive")
+    au.add_argument("-d", "--dir", default=".", metavar="DIR")
     return p
 
 
@@ -175,6 +187,30 @@ def _cmd_monwrite(args: argparse.Namespace) -> None:
     )
 
 
+def _cmd_archive(args: argparse.Namespace) -> None:
+    if args.action == "unpack":
+        for path in archive.unpack(args.archive, args.dir):
+            print(path)
+        return
+    if args.action == "pack":
+        notes = args.notes
+        if args.notes_file:
+            try:
+                notes = Path(args.notes_file).read_text()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ZvmsimError(f"cannot read {args.notes_file}: {exc}") from None
+        members = archive.pack(args.archive, args.files, notes)
+    else:
+        members = archive.list_archive(args.archive)
+    print(f"{'name':<24} {'bytes':>12} {'packed':>10}  what")
+    for m in members:
+        packed = "-" if m.packed is None else str(m.packed)
+        print(f"{m.name:<24} {m.size:>12} {packed:>10}  {m.what}")
+    total = sum(m.size for m in members)
+    size = Path(args.archive).stat().st_size
+    print(f"{len(members)} files, {total} bytes packed into {size} ({total / size:.1f} to 1)")
+
+
 def _cmd_scenarios() -> None:
     scenarios = [load_scenario(name) for name in scenario_names()]
     width = max(len(sc.title) for sc in scenarios)
@@ -200,6 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _cmd_knobs(args.scenario)
         elif args.command == "report":
             _cmd_report(args)
+        elif args.command == "archive":
+            _cmd_archive(args)
         else:
             _cmd_monwrite(args)
     except ZvmsimError as exc:
