@@ -17,6 +17,8 @@ from .dashboard import (
 from .health import health_check, health_text
 from .healthboard import HealthBoard, health_dashboard
 from .history import compare_runs, load_run, save_run
+from .monboard import MonwriteBoard, monwrite_dashboard
+from .rawdata import fields_frame, file_summary, records_frame, sets_frame
 
 __all__ = [
     "Dashboard",
@@ -38,4 +40,10 @@ __all__ = [
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
+    "MonwriteBoard",
+    "monwrite_dashboard",
+    "fields_frame",
+    "file_summary",
+    "records_frame",
+    "sets_frame",
 ]

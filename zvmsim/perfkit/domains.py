@@ -13,7 +13,7 @@ from ..errors import ZvmsimError
 from ..monitor.records import DOMAINS, domains_in
 from .reduce import RunData
 
-__all__ = ["NEEDS", "check_domains"]
+__all__ = ["NEEDS", "DomainNotCollected", "check_domains"]
 
 STORAGE, USER, PROCESSOR, IO, APPLDATA = 3, 4, 5, 6, 10
 
@@ -45,6 +45,10 @@ NEEDS: dict[str, tuple[int, ...]] = {
 }
 
 
+class DomainNotCollected(ZvmsimError):
+    """A report was asked of data whose monitor domain was not enabled."""
+
+
 def _name(domain: int) -> str:
     return DOMAINS.get(domain, f"D{domain}")
 
@@ -61,6 +65,6 @@ def check_domains(fcx: str, run: RunData) -> None:
     else:
         what = f"the {', '.join(names[:-1])} and {names[-1]} domains, which were not enabled"
     command = " ".join(names)
-    raise ZvmsimError(
+    raise DomainNotCollected(
         f"{fcx} needs {what} for sample data (MONITOR SAMPLE ENABLE {command} collects it)"
     )
