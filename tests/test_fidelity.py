@@ -79,6 +79,8 @@ def _paging_volumes(row: dict, run) -> list[float]:
 def _observed(row: dict, run) -> list[float]:
     if row["entity"] == "paging volumes":
         return _paging_volumes(row, run)
+    if row["report"] == "FCX149":  # the monitor profile: one row
+        return [float(zvmsim.report(run, "FCX149").frame.iloc[0][row["column"]])]
     if row["report"] == "FCX225":
         frame = zvmsim.report(run, "FCX225").frame
         return [float(frame[frame["interval_end"] == row["entity"]].iloc[0][row["column"]])]

@@ -10,7 +10,7 @@ Performance Toolkit::
 
 from __future__ import annotations
 
-from .api import report, reports, simulate
+from .api import monwrite, report, reports, simulate
 from .errors import ZvmsimError
 from .machine import Machine
 from .monitor.stream import MonitorData
@@ -26,6 +26,7 @@ __all__ = [
     "Scenario",
     "ZvmsimError",
     "load_scenario",
+    "monwrite",
     "report",
     "reports",
     "scenario_names",

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from fnmatch import fnmatchcase
+from pathlib import Path
 from typing import Any
 
 from .errors import ZvmsimError
 from .machine import Machine
+from .monitor.monwrite import MonwriteSummary, MonwriteWriter
 from .monitor.stream import MonitorData
 from .perfkit import Report, RunData, find_report, reduce
 from .scenario import load_scenario
 
-__all__ = ["report", "reports", "simulate"]
+__all__ = ["monwrite", "report", "reports", "simulate"]
 
 
 def simulate(
@@ -23,10 +25,44 @@ def simulate(
     interval: float | None = None,
 ) -> MonitorData:
     """Run *scenario* with *knobs* and return its CP Monitor records."""
+    return _machine(scenario, knobs, seed, duration, interval).run()
+
+
+def _machine(
+    scenario: str,
+    knobs: dict[str, Any] | None,
+    seed: int,
+    duration: float | None,
+    interval: float | None,
+) -> Machine:
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ZvmsimError(f"seed must be a whole number 0 or more, not {seed!r}")
     config = load_scenario(scenario).config(knobs, duration=duration, interval=interval)
-    return Machine(config, seed).run()
+    return Machine(config, seed)
+
+
+def monwrite(
+    scenario: str,
+    path: str | Path,
+    knobs: dict[str, Any] | None = None,
+    *,
+    seed: int = 1,
+    duration: float | None = None,
+    interval: float | None = None,
+) -> MonwriteSummary:
+    """Run *scenario* and write its records to the MONWRITE file *path* as they come.
+
+    The records go to the file interval by interval, so a long run never
+    sits in memory. Returns what was written (records, sets, blocks, bytes).
+    """
+    machine = _machine(scenario, knobs, seed, duration, interval)
+    try:
+        with open(path, "wb") as fh:
+            writer = MonwriteWriter(fh)
+            machine.run(sink=writer.extend)
+            return writer.close()
+    except OSError as exc:
+        raise ZvmsimError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def _run_data(data: MonitorData | RunData) -> RunData:

@@ -1,4 +1,4 @@
-"""The command line: ``zvmsim scenarios|knobs|report|monwrite`` (see docs/contract)."""
+"""The command line: ``zvmsim scenarios|knobs|report|monwrite|archive`` (see docs/contract)."""
 
 from __future__ import annotations
 
@@ -11,11 +11,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from .api import monwrite as write_file
 from .api import report as build_report
 from .api import simulate
 from .errors import ZvmsimError
+from .monitor import archive
+from .monitor.monread import MonwriteError, MonwriteReader
 from .monitor.stream import MonitorData
-from .perfkit import Report, reduce
+from .perfkit import Report, RunData, reduce
 from .scenario import load_scenario, scenario_names
 
 __all__ = ["main"]
@@ -48,10 +51,26 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--format", choices=("text", "csv", "json"), default="text")
     r.add_argument("--user", metavar="USERID")
     r.add_argument("--interim", type=int, metavar="N", help="INTERIM: the N-th interval only")
+    r.add_argument(
+        "--salvage",
+        action="store_true",
+        help="with --from: report what is intact in a damaged file (with a warning)",
+    )
     m = sub.add_parser("monwrite", help="simulate a scenario and save its monitor data")
     m.add_argument("scenario")
     m.add_argument("-o", "--output", required=True, metavar="FILE")
     run_options(m)
+    a = sub.add_parser("archive", help="pack monitor files with notes to send, list, unpack")
+    acts = a.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    ap = acts.add_parser("pack", help="pack files and a note into ARCHIVE (.zip or .tar.gz)")
+    ap.add_argument("archive")
+    ap.add_argument("files", nargs="+", metavar="FILE")
+    ap.add_argument("--notes", default="", metavar="TEXT", help="what was collected, and why")
+    ap.add_argument("--notes-file", metavar="PATH", help="take the notes from a text file")
+    acts.add_parser("list", help="what an archive holds").add_argument("archive")
+    au = acts.add_parser("unpack", help="unpack and check an archive")
+    au.add_argument("archive")
+    au.add_argument("-d", "--dir", default=".", metavar="DIR")
     return p
 
 
@@ -65,11 +84,15 @@ def _knob_values(pairs: list[str]) -> dict[str, str]:
     return values
 
 
-def _simulate(args: argparse.Namespace, scenario: str) -> MonitorData:
+def _check_window(args: argparse.Namespace) -> None:
     for name in ("duration", "interval"):
         value = getattr(args, name)
         if value is not None and not (value > 0 and math.isfinite(value)):
             raise ZvmsimError(f"--{name} must be a positive number of seconds")
+
+
+def _simulate(args: argparse.Namespace, scenario: str) -> MonitorData:
+    _check_window(args)
     return simulate(
         scenario,
         _knob_values(args.set),
@@ -108,15 +131,13 @@ def _cmd_report(args: argparse.Namespace) -> None:
             raise ZvmsimError(
                 "--from reads saved data: --set, --duration and --interval do not apply"
             )
-        try:
-            data = MonitorData.from_bytes(Path(args.source).read_bytes())
-        except OSError as exc:
-            raise ZvmsimError(f"cannot read {args.source}: {exc.strerror}") from None
+        run = _reduce_file(args.source, args.salvage)
     else:
+        if args.salvage:
+            raise ZvmsimError("--salvage reads a damaged monitor file: it needs --from FILE")
         if len(names) < 2:
             raise ZvmsimError("report needs a scenario and at least one report name")
-        data = _simulate(args, names.pop(0))
-    run = reduce(data)
+        run = reduce(_simulate(args, names.pop(0)))
     interval = None
     if args.interim is not None:
         if not 1 <= args.interim <= len(run.intervals):
@@ -127,13 +148,67 @@ def _cmd_report(args: argparse.Namespace) -> None:
     _print_reports(reps, args.format)
 
 
-def _cmd_monwrite(args: argparse.Namespace) -> None:
-    data = _simulate(args, args.scenario)
+def _reduce_file(path: str, salvage: bool) -> RunData:
+    """Reduce a MONWRITE file as it is read; with *salvage*, warn about what was skipped."""
+    if Path(path).is_dir():
+        raise ZvmsimError(f"cannot read {path}: it is a directory")
+    reader = MonwriteReader(path, salvage=salvage)
     try:
-        Path(args.output).write_bytes(data.to_bytes())
-    except OSError as exc:
-        raise ZvmsimError(f"cannot write {args.output}: {exc.strerror}") from None
-    print(f"{len(data)} monitor records written to {args.output}")
+        run = reduce(reader)
+    except MonwriteError as exc:
+        if salvage or not exc.block:
+            raise
+        raise ZvmsimError(f"{exc} (--salvage reports what is intact)") from None
+    finally:
+        if reader.damage:
+            first = reader.damage[0]
+            more = f" and {len(reader.damage) - 1} more" if len(reader.damage) > 1 else ""
+            print(
+                f"zvmsim: warning: {path}: damaged data skipped at {first}{more}; "
+                "the reports cover only what is intact",
+                file=sys.stderr,
+            )
+    return run
+
+
+def _cmd_monwrite(args: argparse.Namespace) -> None:
+    _check_window(args)
+    done = write_file(
+        args.scenario,
+        args.output,
+        _knob_values(args.set),
+        seed=args.seed,
+        duration=args.duration,
+        interval=args.interval,
+    )
+    print(
+        f"{done.records} monitor records in {done.sets} record sets written to "
+        f"{args.output} ({done.blocks} blocks of 4096 bytes)"
+    )
+
+
+def _cmd_archive(args: argparse.Namespace) -> None:
+    if args.action == "unpack":
+        for path in archive.unpack(args.archive, args.dir):
+            print(path)
+        return
+    if args.action == "pack":
+        notes = args.notes
+        if args.notes_file:
+            try:
+                notes = Path(args.notes_file).read_text()
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ZvmsimError(f"cannot read {args.notes_file}: {exc}") from None
+        members = archive.pack(args.archive, args.files, notes)
+    else:
+        members = archive.list_archive(args.archive)
+    print(f"{'name':<24} {'bytes':>12} {'packed':>10}  what")
+    for m in members:
+        packed = "-" if m.packed is None else str(m.packed)
+        print(f"{m.name:<24} {m.size:>12} {packed:>10}  {m.what}")
+    total = sum(m.size for m in members)
+    size = Path(args.archive).stat().st_size
+    print(f"{len(members)} files, {total} bytes packed into {size} ({total / size:.1f} to 1)")
 
 
 def _cmd_scenarios() -> None:
@@ -161,6 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _cmd_knobs(args.scenario)
         elif args.command == "report":
             _cmd_report(args)
+        elif args.command == "archive":
+            _cmd_archive(args)
         else:
             _cmd_monwrite(args)
     except ZvmsimError as exc:

@@ -16,6 +16,7 @@ from .calibration import Calibration
 from .cp.scheduler import SrmConfig
 from .errors import ZvmsimError
 from .hardware.prsm import CecConfig, PartitionConfig
+from .monitor.profile import DEFAULT_EVENTS, SAMPLE_DOMAINS, enabled_domains
 
 __all__ = [
     "PagingConfig",
@@ -50,10 +51,13 @@ class SystemInfo:
 
 @dataclass(frozen=True)
 class MonitorConfig:
-    """MONITOR SAMPLE INTERVAL and RATE (the high-frequency sampling rate)."""
+    """MONITOR SAMPLE INTERVAL and RATE (the high-frequency sampling rate), and
+    the domains enabled for sample and for event data."""
 
     sample_interval: float
     hfs_interval: float
+    sample_domains: tuple[int, ...] = SAMPLE_DOMAINS
+    event_domains: tuple[int, ...] = DEFAULT_EVENTS
 
 
 @dataclass(frozen=True)
@@ -314,6 +318,8 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
     monitor = MonitorConfig(
         sample_interval=_positive(mon.get("sample_interval", float), "sample_interval"),
         hfs_interval=_positive(mon.get("hfs_interval", float), "hfs_interval"),
+        sample_domains=enabled_domains(mon.get("sample", dict, {}), "sample"),
+        event_domains=enabled_domains(mon.get("event", dict, {}), "event"),
     )
     mon.done()
     if monitor.sample_interval > duration:

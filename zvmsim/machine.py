@@ -33,6 +33,7 @@ from .hardware.dasd import DasdTiming
 from .hardware.drive import Drive
 from .hardware.prsm import Prsm
 from .monitor.collector import MonitorCollector
+from .monitor.records import Record
 from .monitor.stream import MonitorData
 from .rng import Streams
 
@@ -273,8 +274,13 @@ class Machine:
         space = self._guest_spaces.get(vm.userid)
         return space.wss if space is not None else 0
 
-    def run(self) -> MonitorData:
-        """Warm up, start the monitor, run the configured intervals; return the records."""
+    def run(self, sink: Callable[[list[Record]], object] | None = None) -> MonitorData:
+        """Warm up, start the monitor, run the configured intervals; return the records.
+
+        With *sink* (a MONWRITE writer's ``extend``), the records go to it
+        interval by interval as the run goes and the returned data is empty:
+        a long run never sits in memory.
+        """
         cfg = self.config
         self.prsm.start()
         cal = cfg.calibration
@@ -289,5 +295,16 @@ class Machine:
         self.env.run(until=cfg.warmup)
         self.monitor.start()
         intervals = max(1, int(cfg.duration / cfg.monitor.sample_interval + 1e-9))
-        self.env.run(until=cfg.warmup + intervals * cfg.monitor.sample_interval + 1e-9)
+        end = cfg.warmup + intervals * cfg.monitor.sample_interval + 1e-9
+        if sink is None:
+            self.env.run(until=end)
+            return self.monitor.data
+        records = self.monitor.data.records
+        for k in range(1, intervals + 1):
+            self.env.run(until=cfg.warmup + k * cfg.monitor.sample_interval)
+            sink(records)
+            records.clear()
+        self.env.run(until=end)
+        sink(records)
+        records.clear()
         return self.monitor.data

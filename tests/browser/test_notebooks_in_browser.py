@@ -136,6 +136,10 @@ class Turn:
 
 
 TURNS: dict[str, Turn] = {
+    "01-collecting-monwrite.ipynb": Turn(
+        "io_domain", "toggle", "off", _count(r"not enabled"), "up",
+        "with the I/O domain off, the reports that need it say so instead of showing zeros",
+    ),
     "02-fine.ipynb": Turn(
         "scenario", "dropdown", "thrasher", _count(r"\[\s+ok\s+\]"), "down",
         "the health check finds problems on the thrasher's system that the fine one lacks",

@@ -8,6 +8,7 @@ SimPy process. ``WORKLOADS`` maps the names used in scenario files to classes.
 from __future__ import annotations
 
 from .base import Idle
+from .batch import BatchJob
 from .cms import CmsCopyfile, CmsLight, CmsQuery
 from .compute import Compute
 from .linux import LinuxServer, LinuxThrasher
@@ -17,6 +18,7 @@ from .vdisk_format import VdiskFormatter
 
 __all__ = [
     "WORKLOADS",
+    "BatchJob",
     "CmsCopyfile",
     "CmsLight",
     "Compute",
@@ -44,4 +46,5 @@ WORKLOADS = {
     "linux_network": LinuxNetwork,
     "vdisk_formatter": VdiskFormatter,
     "cms_query": CmsQuery,
+    "batch_job": BatchJob,
 }

@@ -17,7 +17,9 @@ from .dashboard import (
 from .health import health_check, health_text
 from .healthboard import HealthBoard, health_dashboard
 from .history import compare_runs, load_run, save_run
+from .monboard import MonwriteBoard, monwrite_dashboard
 from .mystery import Mystery, mystery, mystery_widget
+from .rawdata import fields_frame, file_summary, records_frame, sets_frame
 
 __all__ = [
     "Dashboard",
@@ -42,4 +44,10 @@ __all__ = [
     "Mystery",
     "mystery",
     "mystery_widget",
+    "MonwriteBoard",
+    "monwrite_dashboard",
+    "fields_frame",
+    "file_summary",
+    "records_frame",
+    "sets_frame",
 ]

@@ -119,14 +119,17 @@ class Dashboard:
         """The knob values the controls show now."""
         return {name: c.value for name, c in self.controls.items()}
 
+    def _view(self, knobs: tuple) -> str:
+        """The text to show for *knobs* (sorted name, value pairs)."""
+        return _view_text(
+            self.scenario.name, knobs, self.seed, self.reports, self.extras, self.user
+        )
+
     def refresh(self) -> None:
         """Re-run the simulation for the current settings and show the reports."""
         try:
             chosen = self.scenario.resolve(self.values())
-            knobs = tuple(sorted(chosen.items()))
-            self.text = _view_text(
-                self.scenario.name, knobs, self.seed, self.reports, self.extras, self.user
-            )
+            self.text = self._view(tuple(sorted(chosen.items())))
             self.error = ""
         except ZvmsimError as exc:
             self.text, self.error = "", str(exc)

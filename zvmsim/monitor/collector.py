@@ -72,8 +72,7 @@ def _us(seconds: float) -> int:
 
 
 PAGES_PER_MB = 256
-SCHEDULER, STORAGE, APPLDATA = 2, 3, 10
-SAMPLE_DOMAINS = (0, 1, 4, 5, 6)  # system, monitor, user, processor, I/O: always sampled
+SCHEDULER = 2
 
 
 class MonitorCollector:
@@ -96,6 +95,8 @@ class MonitorCollector:
         self._spaces = {s.owner: s for s in storage.spaces if s.kind == "guest"} if storage else {}
         self._interval = 0
         self._channels = ChannelSampler(machine)  # CHPID busy bands, channel/VSWITCH records
+        self._sampled = frozenset(machine.config.monitor.sample_domains)  # MONITOR SAMPLE ENABLE
+        self._events = frozenset(machine.config.monitor.event_domains)  # MONITOR EVENT ENABLE
 
     def tod(self) -> int:
         """The TOD clock now (the configured start is monitor start)."""
@@ -111,8 +112,8 @@ class MonitorCollector:
         self.machine.env.process(self._timeline())
 
     def dispatch_event(self, user: Vmdbk, added: bool) -> None:
-        """Record a dispatch-list add or drop (scheduler domain event)."""
-        if self.running:
+        """Record a dispatch-list add or drop (scheduler domain event, if enabled)."""
+        if self.running and SCHEDULER in self._events:
             cls = MRSCLADL if added else MRSCLDDL
             self.data.records.append(cls(tod=self.tod(), userid=user.userid))
 
@@ -169,7 +170,18 @@ class MonitorCollector:
                 hf[2] += rdev.busy
         self._channels.hf_sample()
 
+    def _keep_enabled(self, first: int) -> None:
+        """Drop the records from index *first* on whose domain is not enabled for sample."""
+        out = self.data.records
+        if any(r.DOMAIN not in self._sampled for r in out[first:]):
+            out[first:] = [r for r in out[first:] if r.DOMAIN in self._sampled]
+
     def _config_records(self) -> None:
+        first = len(self.data.records)
+        self._write_config()
+        self._keep_enabled(first)
+
+    def _write_config(self) -> None:
         m, tod, out = self.machine, self.tod(), self.data.records
         cfg = m.config
         info = cfg.system
@@ -184,18 +196,15 @@ class MonitorCollector:
                 processors=cfg.processors.count,
             )
         )
-        sampled = SAMPLE_DOMAINS + ((STORAGE,) if m.storage is not None else ())
-        if any(w.APPLDATA for w in m.workloads):
-            sampled += (APPLDATA,)
         out.append(
             MRMTRSPR(
                 tod=tod,
                 interval_ms=_us(cfg.monitor.sample_interval) // 1000,
                 hf_rate_cs=int(round(cfg.monitor.hfs_interval * 100)),
-                sample_domains=domain_mask(*sampled),
+                sample_domains=domain_mask(*self._sampled),
             )
         )
-        out.append(MRMTREPR(tod=tod, event_domains=domain_mask(SCHEDULER)))
+        out.append(MRMTREPR(tod=tod, event_domains=domain_mask(*self._events)))
         srm = cfg.srm
         out.append(
             MRMTRSCH(
@@ -289,6 +298,11 @@ class MonitorCollector:
         )
 
     def _sample_set(self) -> None:
+        first = len(self.data.records)
+        self._write_sample_set()
+        self._keep_enabled(first)
+
+    def _write_sample_set(self) -> None:
         m, tod, out = self.machine, self.tod(), self.data.records
         now = m.env.now
         out.append(

@@ -1,11 +1,18 @@
-"""Monitor data: the ordered records of one run, in memory or as bytes."""
+"""Monitor data: the ordered records of one run, in memory or as bytes.
+
+As bytes, monitor data is a MONWRITE file (:mod:`.monwrite`): 4096-byte
+blocks, a configuration section first, every block checked when read back.
+"""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .records import Record, decode
+from .monread import MonwriteReader
+from .monwrite import MonwriteWriter
+from .records import Record
 
 __all__ = ["MonitorData"]
 
@@ -23,14 +30,13 @@ class MonitorData:
         return len(self.records)
 
     def to_bytes(self) -> bytes:
-        """All records back to back, each with its MRHDR."""
-        return b"".join(r.to_bytes() for r in self.records)
+        """The records as a MONWRITE file (F 4096 blocks), as ``zvmsim monwrite`` writes it."""
+        out = io.BytesIO()
+        with MonwriteWriter(out) as writer:
+            writer.extend(self.records)
+        return out.getvalue()
 
     @classmethod
     def from_bytes(cls, data: bytes) -> MonitorData:
-        """Decode records written by :meth:`to_bytes`."""
-        records, offset = [], 0
-        while offset < len(data):
-            record, offset = decode(data, offset)
-            records.append(record)
-        return cls(records)
+        """Read a MONWRITE file's bytes (see :meth:`to_bytes`); damage is a ZvmsimError."""
+        return cls(list(MonwriteReader(data)))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
+from .domains import check_domains
 from .reduce import Interval, RunData, merge
 from .render import Column, header, table
 
@@ -52,6 +53,7 @@ class ReportSpec:
 
     def make(self, run: RunData, *, user: str | None = None, interval: int | None = None) -> Report:
         """Build the report over the whole run, or over one interval (INTERIM)."""
+        check_domains(self.fcx, run)
         intervals = run.intervals if interval is None else [run.intervals[interval]]
         if self.by_time:
             frame = self.build(run, intervals, user)
