@@ -10,6 +10,7 @@ from __future__ import annotations
 from .base import Idle
 from .cms import CmsCopyfile, CmsLight, CmsQuery
 from .compute import Compute
+from .db_client import LinuxDbClient
 from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
@@ -23,6 +24,7 @@ __all__ = [
     "CmsQuery",
     "Idle",
     "LinuxApp",
+    "LinuxDbClient",
     "LinuxNetwork",
     "LinuxServer",
     "LinuxThrasher",
@@ -44,4 +46,5 @@ WORKLOADS = {
     "linux_network": LinuxNetwork,
     "vdisk_formatter": VdiskFormatter,
     "cms_query": CmsQuery,
+    "linux_db_client": LinuxDbClient,
 }
