@@ -18,6 +18,7 @@ from zvmsim.hardware.channels import Chpid
 from zvmsim.hardware.hipersockets import HiperSockets
 from zvmsim.hardware.pools import OtherPools
 from zvmsim.hardware.prsm import PoolShare
+from zvmsim.lab import cec_view, cec_view_plot, hipersockets_dashboard
 from zvmsim.machine import Machine
 from zvmsim.scenario import Scenario, load_scenario
 
@@ -156,3 +157,31 @@ def test_bad_configurations_are_one_line_errors() -> None:
     bad["guests"]["APPS"]["params"]["db_server"] = "NONE"
     with pytest.raises(ZvmsimError, match="no z/OS server"):
         Machine(Scenario("hipersockets", bad).config())
+
+
+# ---- dashboard and plot -----------------------------------------------------
+
+
+def test_hipersockets_dashboard_follows_the_knobs() -> None:
+    board = hipersockets_dashboard()
+    assert board.error == "" and "HIPSOCK" in board.text and "CECLOG" in board.text
+    slow = board.text
+    board.controls["transport"].value = "osa"
+    assert board.error == "" and board.text != slow
+    board.controls["standard_cps"].value = 16
+    board.controls["zos_load"].value = 0.2
+    assert board.error == "" and "CP      16" in board.text
+    board.controls["standard_cps"].value = 5
+    board.controls["zos_load"].value = 1.5
+    assert board.error == ""
+
+
+def test_the_cec_view_plot_draws_one_line_per_pu_type(run_data) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    run = run_data("hipersockets")
+    table = cec_view(run)
+    assert list(table.columns) == ["CP", "ICF", "IFL", "ZIIP"] and len(table) == len(run.intervals)
+    ax = cec_view_plot(run)
+    assert len(ax.get_lines()) == 4 + 1  # and the 100 % line

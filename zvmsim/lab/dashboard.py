@@ -32,6 +32,7 @@ __all__ = [
     "emergency_scan_dashboard",
     "paging_difficulties_dashboard",
     "grinch_dashboard",
+    "hipersockets_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
@@ -203,3 +204,12 @@ def paging_difficulties_dashboard(seed: int = 1) -> Dashboard:
 def grinch_dashboard(seed: int = 1) -> Dashboard:
     """The Grinch case: pinned data on or off, the day; DEVICE, CACHEXT, USTAT and CP's answers."""
     return dashboard("grinch", ["FCX108", "FCX177", "FCX114"], seed=seed, extras=("qdasd",))
+
+
+def hipersockets_dashboard(seed: int = 1) -> Dashboard:
+    """HiperSockets in a CPU-constrained CEC: transport, standard CPs, z/OS load.
+
+    Shows the transactions and pings as the applications time them (TXN),
+    the HiperSockets traffic (FCX231) and the CEC view by PU type (CECLOG).
+    """
+    return dashboard("hipersockets", ["TXN", "FCX231", "CECLOG"], seed=seed)
