@@ -21,6 +21,7 @@ __all__ = [
     "ControlUnitTiming",
     "DriveModel",
     "HiperSocketsModel",
+    "LinuxStackModel",
     "SxsModel",
     "VSwitchModel",
     "load_calibration",
@@ -60,6 +61,16 @@ class HiperSocketsModel:
 
     frame_kb: int = 16
     siga_us: float = 0.0
+
+
+@dataclass(frozen=True)
+class LinuxStackModel:
+    """Linux's TCP/IP stack: CPU per packet and per byte sent; header and frame sizes."""
+
+    us_per_packet: float = 0.0
+    ns_per_byte: float = 0.0
+    header_bytes: int = 52
+    frame_bytes: int = 14
 
 
 @dataclass(frozen=True)
@@ -142,6 +153,7 @@ class Calibration:
     vswitch: VSwitchModel = VSwitchModel()
     sxs: SxsModel = SxsModel()
     hipersockets: HiperSocketsModel = HiperSocketsModel()
+    linux_stack: LinuxStackModel = LinuxStackModel()
     # a paging volume with less free space than this share finds room for a new
     # block at its allocation cursor only in proportion (0: always)
     page_alloc_free: float = 0.0
@@ -279,6 +291,12 @@ def load_calibration() -> Calibration:
             sxs=_sxs_model(cp["sxs"]),
             hipersockets=HiperSocketsModel(
                 int(net["hipersockets"]["frame_kb"]), float(net["hipersockets"]["siga_us"])
+            ),
+            linux_stack=LinuxStackModel(
+                float(net["linux_stack"]["us_per_packet"]),
+                float(net["linux_stack"]["ns_per_byte"]),
+                int(net["linux_stack"]["header_bytes"]),
+                int(net["linux_stack"]["frame_bytes"]),
             ),
             before_53={
                 k.removesuffix(_OLD): float(v)

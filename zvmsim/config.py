@@ -84,6 +84,7 @@ class VSwitchConfig:
     rdev: str
     controller: str
     osa_chpid: str
+    mtu: int = 0  # the MTU it is defined with (0: the calibration's default)
 
 
 @dataclass(frozen=True)
@@ -511,7 +512,10 @@ def _vswitches(body: dict, channels: dict, guests: dict) -> dict[str, VSwitchCon
         rdev = _devno(t.get("rdev", str), f"{where} rdev")
         controller = t.get("controller", str)
         chpid = t.get("osa_chpid", str)
+        mtu = t.get("mtu", int, 0)
         t.done()
+        if mtu and not 576 <= mtu <= 9000:
+            raise ZvmsimError(f"{where}: mtu must be 576 to 9000 bytes, not {mtu}")
         _fits(name, 8, "vswitch name")
         if controller not in controllers:
             raise ZvmsimError(f"{where}: controller '{controller}' is not a guest")
@@ -521,9 +525,9 @@ def _vswitches(body: dict, channels: dict, guests: dict) -> dict[str, VSwitchCon
             )
         if chpid not in channels:
             raise ZvmsimError(f"{where}: unknown CHPID '{chpid}'")
-        if channels[chpid].kind != "OSD":
+        if not channels[chpid].kind.startswith("OSD"):
             raise ZvmsimError(f"{where}: CHPID {chpid} is {channels[chpid].kind}, not an OSA (OSD)")
-        out[name] = VSwitchConfig(name, rdev, controller, chpid)
+        out[name] = VSwitchConfig(name, rdev, controller, chpid, mtu)
     return out
 
 

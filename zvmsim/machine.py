@@ -118,7 +118,13 @@ class Machine:
             )
         self._layouts: dict[str, Any] = {}
         self.vswitches = {
-            v.name: VSwitch(v.name, v.rdev, v.controller, self.chpids[v.osa_chpid], cal.vswitch)
+            v.name: VSwitch(
+                v.name,
+                v.rdev,
+                v.controller,
+                self.chpids[v.osa_chpid],
+                dataclasses.replace(cal.vswitch, mtu_bytes=v.mtu) if v.mtu else cal.vswitch,
+            )
             for v in config.vswitches.values()
         }
         self.hipersockets = {

@@ -14,6 +14,7 @@ from .db_client import LinuxDbClient
 from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
+from .streamer import LinuxStreamer
 from .vdisk_format import VdiskFormatter
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "LinuxDbClient",
     "LinuxNetwork",
     "LinuxServer",
+    "LinuxStreamer",
     "LinuxThrasher",
     "VdiskFormatter",
     "VdiskWriter",
@@ -47,4 +49,5 @@ WORKLOADS = {
     "vdisk_formatter": VdiskFormatter,
     "cms_query": CmsQuery,
     "linux_db_client": LinuxDbClient,
+    "linux_stream": LinuxStreamer,
 }
