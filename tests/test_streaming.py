@@ -11,6 +11,7 @@ import pytest
 import zvmsim
 from zvmsim.calibration import load_calibration
 from zvmsim.errors import ZvmsimError
+from zvmsim.lab import streaming_dashboard
 from zvmsim.machine import Machine
 from zvmsim.scenario import Scenario, load_scenario
 
@@ -85,3 +86,16 @@ def test_bad_settings_are_one_line_errors() -> None:
     raw["vswitches"]["VSW1"]["mtu"] = 20000
     with pytest.raises(ZvmsimError, match="mtu must be 576 to 9000"):
         Scenario("streaming", raw).config()
+
+
+def test_streaming_dashboard_follows_the_knobs() -> None:
+    board = streaming_dashboard()
+    assert board.error == "" and "AWM" in board.text
+    before = board.text
+    board.controls["mtu"].value = "8992"
+    assert board.error == "" and board.text != before
+    board.controls["path"].value = "vswitch"
+    assert "VSW1" in board.text
+    board.controls["connections"].value = 1
+    board.controls["ifls"].value = 1
+    assert board.error == ""

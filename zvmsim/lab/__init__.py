@@ -13,6 +13,7 @@ from .dashboard import (
     hipersockets_dashboard,
     paging_difficulties_dashboard,
     pav_mdc_dashboard,
+    streaming_dashboard,
     thrasher_dashboard,
     undersized_dashboard,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "query_dasd_details",
     "query_pinned",
     "pav_mdc_dashboard",
+    "streaming_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
 ]

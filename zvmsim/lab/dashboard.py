@@ -33,6 +33,7 @@ __all__ = [
     "paging_difficulties_dashboard",
     "grinch_dashboard",
     "hipersockets_dashboard",
+    "streaming_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
@@ -213,3 +214,12 @@ def hipersockets_dashboard(seed: int = 1) -> Dashboard:
     the HiperSockets traffic (FCX231) and the CEC view by PU type (CECLOG).
     """
     return dashboard("hipersockets", ["TXN", "FCX231", "CECLOG"], seed=seed)
+
+
+def streaming_dashboard(seed: int = 1) -> Dashboard:
+    """Streaming through an OSA: MTU, dedicated OSA or VSWITCH, connections, IFLs.
+
+    Shows the application's megabytes per second (TXN), the processors
+    (FCX100) and what the VSWITCH carried (FCX240).
+    """
+    return dashboard("streaming", ["TXN", "FCX100", "FCX240"], seed=seed)
