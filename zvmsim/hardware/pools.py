@@ -59,11 +59,17 @@ class OtherPools:
         self._rnd = rnd
         own = next(p for p in cec.partitions if p.own)
         self.parts = [p for p in cec.partitions if p.pu_type != own.pu_type]
-        self.dispatched_s = {_key(p): [0.0] * p.logical for p in self.parts}
+        self._dispatched = {_key(p): 0.0 for p in self.parts}  # seconds, each logical PU
+        self._logical = {_key(p): p.logical for p in self.parts}
         self.share = {_key(p): PoolShare(1.0, 1.0) for p in self.parts}
         self._used: dict[str, float] = {}  # CPU seconds servers used, this tick
         self._server_demand: dict[str, float] = {}  # their smoothed demand, in PUs
         self._level = {p.name: 1.0 for p in self.parts}  # a partition's CPs and zIIPs together
+        self._groups: dict[str, tuple[list[PartitionConfig], int]] = {}  # by PU type
+        for pu_type in sorted({p.pu_type for p in self.parts}):
+            group = [p for p in self.parts if p.pu_type == pu_type]
+            dedicated = sum(p.logical for p in group if p.dedicated)
+            self._groups[pu_type] = (group, cec.pus.get(pu_type, 0) - dedicated)
         self.running = False
 
     def wanted(self) -> bool:
@@ -76,7 +82,7 @@ class OtherPools:
     def attach_server(self, name: str, pu_type: str) -> str:
         """A server runs in partition *name* on *pu_type* PUs: its use adds to the demand."""
         key = f"{name} {pu_type}"
-        if key not in self.dispatched_s:
+        if key not in self._dispatched:
             raise KeyError(key)
         self._server_demand[key] = 0.0
         return key
@@ -109,7 +115,7 @@ class OtherPools:
             for key in self._server_demand:
                 used = self._used.pop(key, 0.0) / tick
                 self._server_demand[key] += SMOOTHING * (used - self._server_demand[key])
-            for pu_type in sorted({p.pu_type for p in self.parts}):
+            for pu_type in self._groups:
                 self._share_out(pu_type, tick)
             yield self.env.timeout(tick)
 
@@ -123,12 +129,11 @@ class OtherPools:
                 drawn.add(p.name)
 
     def _share_out(self, pu_type: str, tick: float) -> None:
-        parts = [p for p in self.parts if p.pu_type == pu_type]
+        parts, capacity = self._groups[pu_type]
         demand, weight, capped = {}, {}, set()
         for p in parts:
-            key = _key(p)
             want = p.logical * min(1.0, self._base(p) * self._level[p.name])
-            want += self._server_demand.get(key, 0.0)
+            want += self._server_demand.get(_key(p), 0.0)
             want = min(float(p.logical), want)
             if p.dedicated:  # its own physical PUs: runs what it wants, PR/SM's time included
                 self._dispatch(p, min(want, p.logical / (1.0 + self.overhead_per_busy)), want, tick)
@@ -138,8 +143,6 @@ class OtherPools:
                 capped.add(p.name)
         if not demand:
             return
-        pus = self.cec.pus.get(pu_type, 0)
-        capacity = pus - sum(p.logical for p in parts if p.dedicated)
         # PR/SM's own time for the logical PUs it dispatches comes out of the pool
         alloc = share_pool(capacity / (1.0 + self.overhead_per_busy), demand, weight, capped)
         for p in parts:
@@ -151,9 +154,12 @@ class OtherPools:
         if not n:
             return
         key = _key(part)
-        each = granted / n * tick
-        self.dispatched_s[key] = [d + each for d in self.dispatched_s[key]]
+        self._dispatched[key] += granted / n * tick
         self.share[key] = PoolShare(granted / n, wanted / n)
+
+    def dispatched_s(self, key: str) -> list[float]:
+        """Seconds each logical PU of partition-and-type *key* has been dispatched."""
+        return [self._dispatched[key]] * self._logical[key]
 
     def speed(self, key: str) -> float:
         """Share of what partition-and-type *key* wants that PR/SM gives it now (0..1]."""
@@ -165,7 +171,7 @@ class OtherPools:
 
         *any_of*: any of the partition's logical PUs will do (else one in particular).
         """
-        return self.wait(self.share[key], len(self.dispatched_s[key]), rnd, any_of)
+        return self.wait(self.share[key], self._logical[key], rnd, any_of)
 
     def wait(self, share: PoolShare, n: int, rnd: random.Random, any_of: bool = False) -> float:
         """One draw of the wait for a dispatch, for logical PUs holding *share* (see above)."""

@@ -139,11 +139,15 @@ class Prsm:
         self._window_own = self._window_span = 0.0
         self._window_wanted: dict[str, float] = {}
         self.contended = self._can_be_contended()  # fixed by the configuration
+        self.own_contended = self._can_be_contended(self.own.pu_type)  # z/VM's pool
         self.own_share: PoolShare | None = None  # z/VM's logical PUs' last PR/SM grant
 
-    def _can_be_contended(self) -> bool:
-        """Whether shared pools can ever be oversubscribed (else PR/SM never interferes)."""
+    def _can_be_contended(self, only: str = "") -> bool:
+        """Whether shared pools (or pool *only*) can ever be oversubscribed (else PR/SM
+        never interferes)."""
         for pu_type, count in self.cec.pus.items():
+            if only and pu_type != only:
+                continue
             shared = [p for p in self.cec.partitions if p.pu_type == pu_type and not p.dedicated]
             dedicated = sum(
                 p.logical for p in self.cec.partitions if p.pu_type == pu_type and p.dedicated
@@ -155,7 +159,7 @@ class Prsm:
 
     def start(self) -> None:
         """Begin sharing out the pools (only where they can be oversubscribed or vary)."""
-        if self.contended:
+        if self.own_contended:
             self.env.process(self._run())
         if self.pools is not None and (self.contended or self.pools.wanted()):
             self.pools.start()
@@ -235,8 +239,8 @@ class Prsm:
             return [self.processors.busy(c) for c in range(self.processors.count)]
         pools = self.pools
         if pools is not None and pools.running and part.pu_type != self.own.pu_type:
-            return list(pools.dispatched_s[f"{part.name} {part.pu_type}"])
-        if not self.contended:  # never shared out: each PU ran what it wanted
+            return pools.dispatched_s(f"{part.name} {part.pu_type}")
+        if not self.own_contended:  # never shared out: each PU ran what it wanted
             return [max(0.0, now - part.busy_from_s) * part.busy] * part.logical
         return list(self.dispatched_s[part.name])
 
