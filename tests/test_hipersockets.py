@@ -185,3 +185,15 @@ def test_the_cec_view_plot_draws_one_line_per_pu_type(run_data) -> None:
     assert list(table.columns) == ["CP", "ICF", "IFL", "ZIIP"] and len(table) == len(run.intervals)
     ax = cec_view_plot(run)
     assert len(ax.get_lines()) == 4 + 1  # and the 100 % line
+
+
+def test_same_seed_same_bytes_other_seed_differs() -> None:
+    codes = ("FCX126", "FCX231", "TXN", "CECLOG")
+
+    def texts(seed: int) -> list[str]:
+        data = zvmsim.simulate("hipersockets", duration=30, seed=seed)
+        return [r.text for r in zvmsim.reports(data, *codes)]
+
+    first = texts(4)
+    assert first == texts(4)
+    assert first[2] != texts(5)[2]
