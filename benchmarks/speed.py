@@ -9,7 +9,8 @@
   emergency-scan dashboards (their reports plus the duress checklist), over
   a few settings each, for the undersized-LPAR dashboard (its reports
   plus the health check) before and after the upgrade, and for the
-  paging-difficulties dashboard (FCX108, FCX109, FCX161, FCX225) over its knobs.
+  paging-difficulties dashboard (FCX108, FCX109, FCX161, FCX225) over its knobs,
+  and the HiperSockets and streaming dashboards over theirs.
 
 Each figure is the best of ``--repeat`` runs: on a shared machine the minimum
 is the least disturbed measurement.
@@ -89,9 +90,19 @@ STORAGE_BOARDS = {
         None,
         [{}, {"escon_chpids": 6}, {"chpid_type": "ficon"}, {"phase": "full-volumes"}],
     ),
+    "hipersockets": (  # its reports alone
+        ["TXN", "FCX231", "CECLOG"],
+        None,
+        [{}, {"transport": "osa"}, {"standard_cps": 12}, {"zos_load": 0.5}],
+    ),
+    "streaming": (  # its reports alone
+        ["TXN", "FCX100", "FCX240"],
+        None,
+        [{}, {"mtu": "8992", "path": "vswitch"}, {"connections": 50}],
+    ),
 }
 HEALTH_BOARDS = {"fine", "undersized-lpar"}  # the others show the duress checklist
-PLAIN_BOARDS = {"paging-difficulties"}  # no checklist or health check
+PLAIN_BOARDS = {"paging-difficulties", "hipersockets", "streaming"}  # no checklist or health
 
 
 def storage_update(scenario: str, codes: list[str], user: str | None, knobs: dict) -> float:

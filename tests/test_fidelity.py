@@ -94,6 +94,9 @@ def _observed(row: dict, run) -> list[float]:
     if row["report"] == "FCX240":
         frame = zvmsim.report(run, "FCX240").frame
         return [float(frame[frame["addr"] == row["entity"]].iloc[0][row["column"]])]
+    if row["report"] == "FCX231":
+        frame = zvmsim.report(run, "FCX231").frame
+        return [float(frame[frame["chpid"] == row["entity"]].iloc[0][row["column"]])]
     if row["report"] == "TXN":
         frame = zvmsim.report(run, "TXN").frame
         return [float(frame[frame["userid"] == row["entity"]].iloc[0][row["column"]])]

@@ -20,6 +20,8 @@ __all__ = [
     "ChannelSpeed",
     "ControlUnitTiming",
     "DriveModel",
+    "HiperSocketsModel",
+    "LinuxStackModel",
     "SxsModel",
     "VSwitchModel",
     "load_calibration",
@@ -41,6 +43,7 @@ class ChannelSpeed:
     work_us_per_io: float = 0.0
     packet_us: float = 0.0
     other_conn_ms: float = 0.0  # connect time of another partition's I/O (shared channels)
+    latency_us: float = 0.0  # a network adapter's time from one side to the other (one way)
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,24 @@ class VSwitchModel:
     mtu_bytes: int = 1500
     cp_us_per_packet: float = 0.0
     controller_us_per_packet: float = 0.0
+
+
+@dataclass(frozen=True)
+class HiperSocketsModel:
+    """HiperSockets: the frame size and the firmware's time per frame beside the copy."""
+
+    frame_kb: int = 16
+    siga_us: float = 0.0
+
+
+@dataclass(frozen=True)
+class LinuxStackModel:
+    """Linux's TCP/IP stack: CPU per packet and per byte sent; header and frame sizes."""
+
+    us_per_packet: float = 0.0
+    ns_per_byte: float = 0.0
+    header_bytes: int = 52
+    frame_bytes: int = 14
 
 
 @dataclass(frozen=True)
@@ -128,8 +149,11 @@ class Calibration:
     read_pages_max: int
     xstore_migrate_pct: float = 0.0  # XSTORE CP frees in one migration, beyond what it needs
     prsm_overhead: float = 0.0  # PR/SM time per second a logical PU is dispatched
+    prsm_dispatch_ms: float = 12.5  # PR/SM's dispatch interval on a contended pool
     vswitch: VSwitchModel = VSwitchModel()
     sxs: SxsModel = SxsModel()
+    hipersockets: HiperSocketsModel = HiperSocketsModel()
+    linux_stack: LinuxStackModel = LinuxStackModel()
     # a paging volume with less free space than this share finds room for a new
     # block at its allocation cursor only in proportion (0: always)
     page_alloc_free: float = 0.0
@@ -232,6 +256,7 @@ def load_calibration() -> Calibration:
                     float(v.get("work_us_per_io", 0.0)),
                     float(v.get("packet_us", 0.0)),
                     float(v.get("other_conn_ms", 0.0)),
+                    float(v.get("latency_us", 0.0)),
                 )
                 for k, v in {**dasd["channels"], **net["channels"]}.items()
             },
@@ -256,6 +281,7 @@ def load_calibration() -> Calibration:
             read_pages_max=int(cp["paging"]["read_pages_max"]),
             xstore_migrate_pct=float(cp["paging"].get("xstore_migrate_pct", 0.0)),
             prsm_overhead=float(cp["prsm"]["overhead_per_busy"]),
+            prsm_dispatch_ms=float(cp["prsm"]["dispatch_interval_ms"]),
             page_alloc_free=float(cp["paging"].get("page_alloc_free", 0.0)),
             vswitch=VSwitchModel(
                 int(net["vswitch"]["mtu_bytes"]),
@@ -263,6 +289,15 @@ def load_calibration() -> Calibration:
                 float(net["vswitch"]["controller_us_per_packet"]),
             ),
             sxs=_sxs_model(cp["sxs"]),
+            hipersockets=HiperSocketsModel(
+                int(net["hipersockets"]["frame_kb"]), float(net["hipersockets"]["siga_us"])
+            ),
+            linux_stack=LinuxStackModel(
+                float(net["linux_stack"]["us_per_packet"]),
+                float(net["linux_stack"]["ns_per_byte"]),
+                int(net["linux_stack"]["header_bytes"]),
+                int(net["linux_stack"]["frame_bytes"]),
+            ),
             before_53={
                 k.removesuffix(_OLD): float(v)
                 for table in (cp["path_lengths"], cp["paging"])

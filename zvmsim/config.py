@@ -8,6 +8,7 @@ the offending item. Engine modules only ever see these dataclasses.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,6 +18,7 @@ from .cp.scheduler import SrmConfig
 from .errors import ZvmsimError
 from .hardware.prsm import CecConfig, PartitionConfig
 from .monitor.profile import DEFAULT_EVENTS, SAMPLE_DOMAINS, enabled_domains
+from .zos.dbserver import DbServerConfig
 
 __all__ = [
     "PagingConfig",
@@ -86,6 +88,7 @@ class VSwitchConfig:
     rdev: str
     controller: str
     osa_chpid: str
+    mtu: int = 0  # the MTU it is defined with (0: the calibration's default)
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,7 @@ class SystemConfig:
     srm: SrmConfig = field(default_factory=SrmConfig)
     control_units: dict[str, ControlUnitConfig] = field(default_factory=dict)
     vswitches: dict[str, VSwitchConfig] = field(default_factory=dict)
+    zos_servers: dict[str, DbServerConfig] = field(default_factory=dict)
 
 
 class _Table:
@@ -448,6 +452,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         raise ZvmsimError("[paging] needs a [storage] section")
     vswitches = _vswitches(top.get("vswitches", dict, {}), channels, guests)
     srm = _srm(top.get("scheduler", dict, None))
+    zos_servers = _zos_servers(top.get("zos_servers", dict, {}), cec)
     top.done()
     return SystemConfig(
         scenario=name,
@@ -468,6 +473,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         control_units=units,
         vswitches=vswitches,
         srm=srm,
+        zos_servers=zos_servers,
     )
 
 
@@ -512,7 +518,10 @@ def _vswitches(body: dict, channels: dict, guests: dict) -> dict[str, VSwitchCon
         rdev = _devno(t.get("rdev", str), f"{where} rdev")
         controller = t.get("controller", str)
         chpid = t.get("osa_chpid", str)
+        mtu = t.get("mtu", int, 0)
         t.done()
+        if mtu and not 576 <= mtu <= 9000:
+            raise ZvmsimError(f"{where}: mtu must be 576 to 9000 bytes, not {mtu}")
         _fits(name, 8, "vswitch name")
         if controller not in controllers:
             raise ZvmsimError(f"{where}: controller '{controller}' is not a guest")
@@ -522,9 +531,9 @@ def _vswitches(body: dict, channels: dict, guests: dict) -> dict[str, VSwitchCon
             )
         if chpid not in channels:
             raise ZvmsimError(f"{where}: unknown CHPID '{chpid}'")
-        if channels[chpid].kind != "OSD":
+        if not channels[chpid].kind.startswith("OSD"):
             raise ZvmsimError(f"{where}: CHPID {chpid} is {channels[chpid].kind}, not an OSA (OSD)")
-        out[name] = VSwitchConfig(name, rdev, controller, chpid)
+        out[name] = VSwitchConfig(name, rdev, controller, chpid, mtu)
     return out
 
 
@@ -578,7 +587,12 @@ def _cec(
     model = _fits(t.get("model", str), 16, "[cec].model")
     pus = {str(k).upper(): v for k, v in t.get("pus", dict).items()}
     tick_ms = _positive(t.get("tick_ms", float, 20.0), "[cec].tick_ms")
+    zos_load = t.get("zos_load", float, 1.0)
+    zos_swing = t.get("zos_swing", float, 0.0)
+    swing_s = _positive(t.get("swing_s", float, 5.0), "[cec].swing_s")
     t.done()
+    if not 0.0 <= zos_load <= 10.0 or not 0.0 <= zos_swing <= 2.0:
+        raise ZvmsimError("[cec]: zos_load must be 0 to 10 and zos_swing 0 to 2")
     for pu_type, count in pus.items():
         if pu_type not in PU_TYPES or not isinstance(count, int) or count < 0:
             raise ZvmsimError(f"[cec].pus: '{pu_type} = {count}' is not a PU type and a count")
@@ -598,16 +612,29 @@ def _cec(
             busy=p.get("busy", float, 0.0),
             busy_from_s=p.get("busy_from_s", float, 0.0),
         )
+        ziips = p.get("ziips", int, 0)  # a z/OS partition's zIIPs beside its CPs
+        ziip_busy = p.get("ziip_busy", float, 0.0)
         p.done()
-        if part.pu_type not in pus:
-            raise ZvmsimError(f"partition {name}: the CEC has no {part.pu_type} PUs")
-        if not 0 <= part.logical <= pus[part.pu_type] or part.weight < 1:
-            raise ZvmsimError(
-                f"partition {name}: needs 0..{pus[part.pu_type]} logical PUs and a weight >= 1"
+        entries = [part]
+        if ziips:
+            if part.own or part.pu_type != "CP" or ziips < 0:
+                raise ZvmsimError(f"partition {name}: only another partition on CPs has zIIPs")
+            entries.append(
+                dataclasses.replace(
+                    part, pu_type="ZIIP", logical=ziips, busy=ziip_busy, first_cpu=part.logical
+                )
             )
-        if not 0.0 <= part.busy <= 1.0:
-            raise ZvmsimError(f"partition {name}: busy must be 0 to 1, not {part.busy:g}")
-        partitions.append(part)
+        for entry in entries:
+            kind = entry.pu_type
+            if kind not in pus:
+                raise ZvmsimError(f"partition {name}: the CEC has no {kind} PUs")
+            if not 0 <= entry.logical <= pus[kind] or entry.weight < 1:
+                raise ZvmsimError(
+                    f"partition {name}: needs 0..{pus[kind]} logical {kind}s and a weight >= 1"
+                )
+            if not 0.0 <= entry.busy <= 1.0:
+                raise ZvmsimError(f"partition {name}: busy must be 0 to 1, not {entry.busy:g}")
+            partitions.append(entry)
     owns = [p for p in partitions if p.own]
     if len(owns) != 1:
         raise ZvmsimError("[partitions]: exactly one partition must be the z/VM one (own = true)")
@@ -622,7 +649,15 @@ def _cec(
             raise ZvmsimError(
                 f"[partitions]: {dedicated} dedicated {pu_type}s, the CEC has {count}"
             )
-    return CecConfig(model, pus, tuple(sorted(partitions, key=lambda p: p.number)), tick_ms)
+    return CecConfig(
+        model,
+        pus,
+        tuple(sorted(partitions, key=lambda p: p.number)),
+        tick_ms,
+        zos_load,
+        zos_swing,
+        swing_s,
+    )
 
 
 def _storage(body: dict | None) -> StorageConfig | None:
@@ -689,3 +724,25 @@ def _paging(
     return PagingConfig(
         count, model, cu, chpids, tuple(pool[:count]), prefix, paths, used_pct, extra, cu_model
     )
+
+
+def _zos_servers(body: dict, cec: CecConfig) -> dict[str, DbServerConfig]:
+    """``[zos_servers.NAME]``: a database server in another partition on CPs (and zIIPs)."""
+    zos = {p.name for p in cec.partitions if p.pu_type == "CP" and not p.own and p.logical}
+    out = {}
+    for name, table in _Table(body, "[zos_servers]").data.items():
+        where = f"[zos_servers.{name}]"
+        t = _Table(table, where)
+        server = DbServerConfig(
+            name=_fits(name, 8, "server name"),
+            partition=t.get("partition", str),
+            cp_ms=t.get("cp_ms", float),
+            ziip_ms=t.get("ziip_ms", float, 0.0),
+        )
+        t.done()
+        if server.partition not in zos:
+            raise ZvmsimError(f"{where}: '{server.partition}' is not another partition with CPs")
+        if server.cp_ms < 0 or server.ziip_ms < 0:
+            raise ZvmsimError(f"{where}: cp_ms and ziip_ms cannot be negative")
+        out[name] = server
+    return out

@@ -31,11 +31,14 @@ from .hardware.channels import Chpid
 from .hardware.cucache import ControlUnitCache, VolumeCache
 from .hardware.dasd import DasdTiming
 from .hardware.drive import Drive
+from .hardware.hipersockets import HiperSockets
+from .hardware.pools import OtherPools
 from .hardware.prsm import Prsm
 from .monitor.collector import MonitorCollector
 from .monitor.records import Record
 from .monitor.stream import MonitorData
 from .rng import Streams
+from .zos.dbserver import DbServer
 
 __all__ = ["Machine"]
 
@@ -57,7 +60,14 @@ class Machine:
             path_us["dspslice_us"],
         )
         assert config.cec is not None
-        self.prsm = Prsm(self.env, config.cec, self.processors, cal.prsm_overhead)
+        pools = OtherPools(
+            self.env,
+            config.cec,
+            cal.prsm_overhead,
+            cal.prsm_dispatch_ms / 1000.0,
+            self.streams.stream("prsm:swing"),
+        )
+        self.prsm = Prsm(self.env, config.cec, self.processors, cal.prsm_overhead, pools)
         self.chpids = {
             c.chpid: Chpid(c.chpid, c.kind, cal.channels[c.kind]) for c in config.channels.values()
         }
@@ -109,9 +119,31 @@ class Machine:
             )
         self._layouts: dict[str, Any] = {}
         self.vswitches = {
-            v.name: VSwitch(v.name, v.rdev, v.controller, self.chpids[v.osa_chpid], cal.vswitch)
+            v.name: VSwitch(
+                v.name,
+                v.rdev,
+                v.controller,
+                self.chpids[v.osa_chpid],
+                dataclasses.replace(cal.vswitch, mtu_bytes=v.mtu) if v.mtu else cal.vswitch,
+            )
             for v in config.vswitches.values()
         }
+        self.hipersockets = {
+            c: HiperSockets(chp, cal.hipersockets)
+            for c, chp in self.chpids.items()
+            if chp.kind == "IQD"
+        }
+        self.zos_servers = {
+            name: DbServer(
+                self.env,
+                server,
+                pools,
+                any(p.name == server.partition and p.pu_type == "ZIIP" and p.logical
+                    for p in config.cec.partitions),
+                self.streams.stream(f"zos:{name}"),
+            )
+            for name, server in config.zos_servers.items()
+        }  # fmt: skip
         self.users: dict[str, Vmdbk] = {}
         self.workloads = []
         for guest in config.guests.values():

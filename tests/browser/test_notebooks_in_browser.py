@@ -170,6 +170,10 @@ TURNS: dict[str, Turn] = {
         _number(r"^1742\s+3390\s+USE001(?:\s+\S+){8}\s+(\S+)"), "down",
         "without pinned data the cache answers again and response falls",
     ),
+    "09-hipersockets.ipynb": Turn(
+        "transport", "toggle", "osa", _number(r"^DBTXN\s+>>All<<\s+\S+\s+(\S+)"), "down",
+        "OSA does not wait for the starved z/OS partition to be dispatched: faster transactions",
+    ),
     "20-mystery-system.ipynb": Turn(
         "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
         "picking DEVICE shows the mystery system's device report",

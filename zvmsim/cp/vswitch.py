@@ -72,7 +72,17 @@ class VSwitch:
             raise ZvmsimError(
                 f"VSWITCH {self.name}: user {user.userid} cannot move a negative number of bytes"
             )
-        out_p, in_p = self.packets(out_bytes), self.packets(in_bytes)
+        self.transfer_packets(
+            user, out_bytes, self.packets(out_bytes), in_bytes, self.packets(in_bytes)
+        )
+
+    def transfer_packets(
+        self, user: Vmdbk, out_bytes: int, out_p: int, in_bytes: int, in_p: int
+    ) -> None:
+        """As :meth:`transfer`, for a guest that cut its data into packets itself.
+
+        The bytes are what goes on the wire (the guest's headers included).
+        """
         self.out_bytes += out_bytes
         self.out_packets += out_p
         self.in_bytes += in_bytes

@@ -11,9 +11,11 @@ from .base import Idle
 from .batch import BatchJob
 from .cms import CmsCopyfile, CmsLight, CmsQuery
 from .compute import Compute
+from .db_client import LinuxDbClient
 from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
+from .streamer import LinuxStreamer
 from .vdisk_format import VdiskFormatter
 
 __all__ = [
@@ -25,8 +27,10 @@ __all__ = [
     "CmsQuery",
     "Idle",
     "LinuxApp",
+    "LinuxDbClient",
     "LinuxNetwork",
     "LinuxServer",
+    "LinuxStreamer",
     "LinuxThrasher",
     "VdiskFormatter",
     "VdiskWriter",
@@ -47,4 +51,6 @@ WORKLOADS = {
     "vdisk_formatter": VdiskFormatter,
     "cms_query": CmsQuery,
     "batch_job": BatchJob,
+    "linux_db_client": LinuxDbClient,
+    "linux_stream": LinuxStreamer,
 }

@@ -20,14 +20,19 @@ in proportion to the time they are dispatched.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import simpy
 
 from ..cp.dispatch import Processors
 
-__all__ = ["CecConfig", "PartitionConfig", "Prsm", "share_pool"]
+if TYPE_CHECKING:
+    from .pools import OtherPools
+
+__all__ = ["CecConfig", "PartitionConfig", "PoolShare", "Prsm", "share_pool"]
 
 SMOOTHING = 0.2  # weight of the newest tick in z/VM's demand estimate
 SETTLE_S = 1.0  # the others' dispatched time is settled over windows this long
@@ -47,6 +52,16 @@ class PartitionConfig:
     own: bool = False  # the z/VM partition being simulated
     busy: float = 0.0  # other partitions: share of each logical PU they want (0..1)
     busy_from_s: float = 0.0  # ... from this simulated time on (idle before)
+    first_cpu: int = 0  # CPU address of its first logical PU (a z/OS's zIIPs follow its CPs)
+
+
+@dataclass(frozen=True)
+class PoolShare:
+    """A partition's logical PUs in one PR/SM tick: the share of the time each is
+    *dispatched*, and the share it *wanted* (more, when its pool is oversubscribed)."""
+
+    dispatched: float
+    wanted: float
 
 
 @dataclass(frozen=True)
@@ -57,6 +72,9 @@ class CecConfig:
     pus: dict[str, int]
     partitions: tuple[PartitionConfig, ...]
     tick_ms: float = 20.0
+    zos_load: float = 1.0  # z/OS partitions' demand (CPs, zIIPs) as a multiple of their busy
+    zos_swing: float = 0.0  # how much it swings about that (coefficient of variation)
+    swing_s: float = 5.0  # ... redrawn this often
 
 
 def share_pool(
@@ -101,8 +119,10 @@ class Prsm:
         cec: CecConfig,
         processors: Processors,
         overhead_per_busy: float,
+        pools: OtherPools | None = None,
     ) -> None:
         self.env = env
+        self.pools = pools  # the pools z/VM does not run in (see :mod:`.pools`)
         self.cec = cec
         self.processors = processors
         self.overhead_per_busy = overhead_per_busy
@@ -119,10 +139,15 @@ class Prsm:
         self._window_own = self._window_span = 0.0
         self._window_wanted: dict[str, float] = {}
         self.contended = self._can_be_contended()  # fixed by the configuration
+        self.own_contended = self._can_be_contended(self.own.pu_type)  # z/VM's pool
+        self.own_share: PoolShare | None = None  # z/VM's logical PUs' last PR/SM grant
 
-    def _can_be_contended(self) -> bool:
-        """Whether shared pools can ever be oversubscribed (else PR/SM never interferes)."""
+    def _can_be_contended(self, only: str = "") -> bool:
+        """Whether shared pools (or pool *only*) can ever be oversubscribed (else PR/SM
+        never interferes)."""
         for pu_type, count in self.cec.pus.items():
+            if only and pu_type != only:
+                continue
             shared = [p for p in self.cec.partitions if p.pu_type == pu_type and not p.dedicated]
             dedicated = sum(
                 p.logical for p in self.cec.partitions if p.pu_type == pu_type and p.dedicated
@@ -133,9 +158,11 @@ class Prsm:
         return False
 
     def start(self) -> None:
-        """Begin sharing out the pools (only where they can be oversubscribed)."""
-        if self.contended:
+        """Begin sharing out the pools (only where they can be oversubscribed or vary)."""
+        if self.own_contended:
             self.env.process(self._run())
+        if self.pools is not None and (self.contended or self.pools.wanted()):
+            self.pools.start()
 
     def _others_demand(self, part: PartitionConfig, now: float) -> float:
         return part.logical * part.busy if now >= part.busy_from_s else 0.0
@@ -178,6 +205,9 @@ class Prsm:
                 else min(1.0, alloc.get(own.name, 0.0) / demand_own)
             )
             procs.set_speed(speed)
+            if self.pools is not None and procs.count:
+                got = alloc.get(own.name, 0.0) if not own.dedicated else demand_own
+                self.own_share = PoolShare(got / procs.count, demand_own / procs.count)
             # the others ran what they were granted, within what z/VM left of the pool;
             # settled once per window, since z/VM's bursts outlast a tick
             self._window_own += own_used
@@ -207,10 +237,34 @@ class Prsm:
         """Seconds each logical PU of *part* has been dispatched by *now*."""
         if part.own:
             return [self.processors.busy(c) for c in range(self.processors.count)]
-        if not self.contended:  # never shared out: each PU ran what it wanted
+        pools = self.pools
+        if pools is not None and pools.running and part.pu_type != self.own.pu_type:
+            return pools.dispatched_s(f"{part.name} {part.pu_type}")
+        if not self.own_contended:  # never shared out: each PU ran what it wanted
             return [max(0.0, now - part.busy_from_s) * part.busy] * part.logical
         return list(self.dispatched_s[part.name])
 
     def overhead(self, part: PartitionConfig, now: float) -> list[float]:
         """PR/SM's physical time spent managing each logical PU of *part*."""
         return [b * self.overhead_per_busy for b in self.logical_busy(part, now)]
+
+    def dispatch_wait(
+        self, name: str, pu_type: str, rnd: random.Random, any_of: bool = False
+    ) -> float:
+        """Seconds until a logical PU of partition *name* (its *pu_type* PUs) is dispatched.
+
+        One draw from *rnd* for an event happening now (see :mod:`.pools`). z/VM's own
+        logical PUs wait only when PR/SM gives them less than they want;
+        other partitions in z/VM's pool are not modelled that finely (no wait).
+        """
+        pools = self.pools
+        if pools is None:
+            return 0.0
+        if name == self.own.name:
+            share = self.own_share
+            if share is None:
+                return 0.0
+            return pools.wait(share, self.processors.count, rnd, any_of)
+        if pools.running and pu_type != self.own.pu_type:
+            return pools.dispatch_wait(f"{name} {pu_type}", rnd, any_of)
+        return 0.0

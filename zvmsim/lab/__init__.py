@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from ..perfkit.qdasd import query_dasd_details, query_pinned
+from .cecview import cec_view, cec_view_plot
 from .checklist import checklist_text, duress_checklist
 from .dashboard import (
     Dashboard,
     dashboard,
     emergency_scan_dashboard,
     grinch_dashboard,
+    hipersockets_dashboard,
     paging_difficulties_dashboard,
     pav_mdc_dashboard,
+    streaming_dashboard,
     thrasher_dashboard,
     undersized_dashboard,
 )
@@ -33,12 +36,16 @@ __all__ = [
     "emergency_scan_dashboard",
     "paging_difficulties_dashboard",
     "grinch_dashboard",
+    "hipersockets_dashboard",
+    "cec_view",
+    "cec_view_plot",
     "compare_runs",
     "load_run",
     "save_run",
     "query_dasd_details",
     "query_pinned",
     "pav_mdc_dashboard",
+    "streaming_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
     "Mystery",

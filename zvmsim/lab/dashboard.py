@@ -32,6 +32,8 @@ __all__ = [
     "emergency_scan_dashboard",
     "paging_difficulties_dashboard",
     "grinch_dashboard",
+    "hipersockets_dashboard",
+    "streaming_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
@@ -206,3 +208,21 @@ def paging_difficulties_dashboard(seed: int = 1) -> Dashboard:
 def grinch_dashboard(seed: int = 1) -> Dashboard:
     """The Grinch case: pinned data on or off, the day; DEVICE, CACHEXT, USTAT and CP's answers."""
     return dashboard("grinch", ["FCX108", "FCX177", "FCX114"], seed=seed, extras=("qdasd",))
+
+
+def hipersockets_dashboard(seed: int = 1) -> Dashboard:
+    """HiperSockets in a CPU-constrained CEC: transport, standard CPs, z/OS load.
+
+    Shows the transactions and pings as the applications time them (TXN),
+    the HiperSockets traffic (FCX231) and the CEC view by PU type (CECLOG).
+    """
+    return dashboard("hipersockets", ["TXN", "FCX231", "CECLOG"], seed=seed)
+
+
+def streaming_dashboard(seed: int = 1) -> Dashboard:
+    """Streaming through an OSA: MTU, dedicated OSA or VSWITCH, connections, IFLs.
+
+    Shows the application's megabytes per second (TXN), the processors
+    (FCX100) and what the VSWITCH carried (FCX240).
+    """
+    return dashboard("streaming", ["TXN", "FCX100", "FCX240"], seed=seed)

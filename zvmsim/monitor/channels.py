@@ -1,17 +1,18 @@
-"""The collector's channel and VSWITCH part: busy bands, D0 R20 and D6 R21 records.
+"""The collector's channel and network part: busy bands, D0 R20, D6 R21 and D6 R32 records.
 
 At every high-frequency sample each CHPID's busy share since the previous
 sample is filed in one of ten bands (0-10 %, 11-20 %, ... 91-100 %, by the
 rounded percentage), which is what FCX161's busy distribution counts. Every
 sample set carries one channel measurement record per CHPID and one
-VSWITCH record per virtual switch, with cumulative counters.
+VSWITCH record per virtual switch, with cumulative counters, and one
+HiperSockets record per IQD CHPID.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .records import MRIODVSW, MRSYTEPM, Record
+from .records import MRIODHSK, MRIODVSW, MRSYTEPM, Record
 
 if TYPE_CHECKING:
     from ..machine import Machine
@@ -57,7 +58,7 @@ class ChannelSampler:
             hf[1 + band(pct)] += 1
 
     def records(self, tod: int) -> list[Record]:
-        """One D0 R20 record per CHPID and one D6 R21 record per VSWITCH."""
+        """One D0 R20 record per CHPID, D6 R21 per VSWITCH, D6 R32 per IQD CHPID."""
         m = self.machine
         out: list[Record] = []
         shared = {c.chpid: c.shared for c in m.config.channels.values()}
@@ -94,6 +95,18 @@ class ChannelSampler:
                     in_bytes=vs.in_bytes,
                     in_packets=vs.in_packets,
                     in_discards=vs.in_discards,
+                )
+            )
+        for c, hs in m.hipersockets.items():
+            out.append(
+                MRIODHSK(
+                    tod=tod,
+                    chpid=c,
+                    frame_kb=hs.frame_kb,
+                    msgs_out=hs.msgs_out,
+                    msgs_in=hs.msgs_in,
+                    bytes_out=hs.bytes_out,
+                    bytes_in=hs.bytes_in,
                 )
             )
         return out

@@ -263,12 +263,16 @@ class MonitorCollector:
     def _lpar_records(self, out: list, tod: int, now: float) -> None:
         """PR/SM's view: every logical PU of every partition, and the physical PUs."""
         prsm = self.machine.prsm
+        logical: dict[str, int] = {}  # a z/OS partition's CPs and zIIPs together
+        for part in prsm.cec.partitions:
+            logical[part.name] = logical.get(part.name, 0) + part.logical
         for part in prsm.cec.partitions:
             busy, ovhd = prsm.logical_busy(part, now), prsm.overhead(part, now)
+            total = logical[part.name]
             for cpu in range(part.logical):
-                out.append(_lpar_record(part, cpu, tod, busy[cpu], ovhd[cpu]))
-            if not part.logical:  # a defined partition with no PUs: a row of dots
-                out.append(_lpar_record(part, 0, tod, 0.0, 0.0))
+                out.append(_lpar_record(part, cpu, tod, busy[cpu], ovhd[cpu], total))
+            if not part.logical and not total:  # a defined partition with no PUs: dots
+                out.append(_lpar_record(part, 0, tod, 0.0, 0.0, 0))
         for pu_type, count in sorted(prsm.cec.pus.items()):
             out.append(MRSYTCUP(tod=tod, pu_type=pu_type, count=count))
 
@@ -486,7 +490,11 @@ def _classes(counts: list[int]) -> dict[str, int]:
     return dict(zip(names, counts, strict=True))
 
 
-def _lpar_record(part: PartitionConfig, cpu: int, tod: int, busy: float, ovhd: float) -> Record:
+def _lpar_record(
+    part: PartitionConfig, cpu: int, tod: int, busy: float, ovhd: float, logical: int
+) -> Record:
+    """One logical PU of *part* (*logical*: the partition's logical PUs of all types)."""
+    cpu += part.first_cpu
     return MRSYTCUG(
         tod=tod,
         lpu=f"{part.name} {cpu:02X}" if part.logical else f"{part.name} --",
@@ -494,7 +502,7 @@ def _lpar_record(part: PartitionConfig, cpu: int, tod: int, busy: float, ovhd: f
         pu_type=part.pu_type,
         number=part.number,
         cpu=cpu,
-        logical=part.logical,
+        logical=logical,
         weight=part.weight,
         capped=int(part.capped),
         dedicated=int(part.dedicated),

@@ -31,6 +31,7 @@ __all__ = [
     "MRIODCST",
     "MRIODDEV",
     "MRIODLNK",
+    "MRIODHSK",
     "MRIODVSW",
     "MRSYTEPM",
     "MRMTRDEV",
@@ -691,6 +692,26 @@ class MRIODLNK(Record):
     vio: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class MRIODHSK(Record):
+    """D6 R32 (ours) — HiperSockets activity of one IQD CHPID, as the z/VM partition sees it.
+
+    Frames (messages) and bytes the partition sent over the internal LAN and
+    received from it, cumulative, and the frame size the CHPID is defined with.
+    """
+
+    DOMAIN = 6
+    NUMBER = 32
+    KEY = "chpid"
+    tod: int
+    chpid: str = _char(4)
+    frame_kb: int = _gauge()
+    msgs_out: int = 0
+    msgs_in: int = 0
+    bytes_out: int = 0
+    bytes_in: int = 0
+
+
 RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
     (cls.DOMAIN, cls.NUMBER): cls
     for cls in (
@@ -719,6 +740,7 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRMTRSCH,
         MRIODCST,
         MRIODLNK,
+        MRIODHSK,
     )
 }
 

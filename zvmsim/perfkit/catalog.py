@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from ..errors import ZvmsimError
 from .cache import FCX111, FCX177
+from .ceclog import CECLOG
 from .channel import FCX161, FCX215
 from .demand import FCX254, FCX259
 from .devconf import FCX131
 from .devdetail import FCX110
 from .device import FCX108
 from .devlog import FCX168
+from .hipsock import FCX231
 from .lpar import FCX126
 from .paging import FCX109, FCX143
 from .processor import FCX100, FCX180
@@ -66,6 +68,8 @@ REPORTS: dict[str, ReportSpec] = {
             FCX259,
             FCX264,
             TXN,
+            FCX231,
+            CECLOG,
         ),
         key=lambda spec: spec.fcx,
     )

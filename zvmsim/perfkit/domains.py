@@ -38,6 +38,7 @@ NEEDS: dict[str, tuple[int, ...]] = {
     "FCX164": (USER,),
     "FCX168": (IO,),
     "FCX177": (IO,),
+    "FCX231": (IO,),
     "FCX180": (PROCESSOR,),
     "FCX225": (PROCESSOR, USER, IO, STORAGE),
     "FCX240": (IO,),

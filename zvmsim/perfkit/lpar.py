@@ -19,7 +19,7 @@ from .reduce import Interval, RunData
 from .render import Column, table
 from .report import ReportSpec
 
-__all__ = ["FCX126"]
+__all__ = ["FCX126", "pool_busy"]
 
 COLUMNS = [
     "partition", "number", "logical", "weight", "capped", "pct_load",
@@ -58,7 +58,7 @@ def build_lpar(run: RunData, intervals: list[Interval], user: str | None) -> pd.
                 "pct_susp": NAN,
                 "pct_vmld": NAN,
                 "pct_logld": NAN,
-                "pu_type": desc.pu_type if logical else "",
+                "pu_type": run.lpars[lpu].pu_type if logical else "",
             }
             if desc.own and logical and k < len(own_cpus):
                 cpu = iv.cpus[own_cpus[k]]
@@ -69,11 +69,11 @@ def build_lpar(run: RunData, intervals: list[Interval], user: str | None) -> pd.
     frame = pd.DataFrame(rows, columns=COLUMNS)
     frame["partition"] = frame["partition"].replace("", pd.NA).ffill().fillna("")
     frame.attrs["partitions"] = len(by_part)
-    frame.attrs["pools"] = _pools(run, iv, elapsed)
+    frame.attrs["pools"] = pool_busy(run, iv, elapsed)
     return frame
 
 
-def _pools(run: RunData, iv: Interval, elapsed: float) -> list[tuple[str, int, float, float]]:
+def pool_busy(run: RunData, iv: Interval, elapsed: float) -> list[tuple[str, int, float, float]]:
     """(PU type, physical count, %busy, %overhead) of each physical PU pool."""
     used: dict[str, list[float]] = {}
     for lpu, c in iv.lpus.items():

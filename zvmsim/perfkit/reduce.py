@@ -22,6 +22,7 @@ from ..monitor.records import (
     MRIODCAD,
     MRIODCST,
     MRIODDEV,
+    MRIODHSK,
     MRIODLNK,
     MRIODVSW,
     MRMTRDEV,
@@ -73,6 +74,7 @@ class Interval:
     channels: dict[str, Counters] = field(default_factory=dict)  # channel paths, by CHPID
     vswitches: dict[str, Counters] = field(default_factory=dict)  # VSWITCHes, by name
     links: dict[str, Counters] = field(default_factory=dict)  # minidisk links, by link
+    hipersockets: dict[str, Counters] = field(default_factory=dict)  # IQD CHPIDs, by CHPID
 
 
 @dataclass
@@ -114,6 +116,7 @@ _SAMPLED: dict[type[Record], str] = {
     MRSYTEPM: "channels",
     MRIODVSW: "vswitches",
     MRIODLNK: "links",
+    MRIODHSK: "hipersockets",
 }
 _GROUPS = (
     "cpus",
@@ -128,6 +131,7 @@ _GROUPS = (
     "channels",
     "vswitches",
     "links",
+    "hipersockets",
 )
 _DESCRIBED = (
     MRSYTEPM,
@@ -296,6 +300,7 @@ _GAUGES = {
         MRSYTEPM,
         MRIODVSW,
         MRIODLNK,
+        MRIODHSK,
     )
     for f in fields(cls)
     if f.metadata.get("gauge")
