@@ -144,3 +144,41 @@ def test_paging_difficulties_dashboard_follows_the_channels() -> None:
     pages = [line for line in board.text.splitlines() if " PAGE " in line]
     assert sum("XXPG" in line for line in pages) == 40
     assert sum("CFD0" in line for line in pages) == 4
+
+
+def test_a_dashboard_shows_progress_while_a_new_setting_runs() -> None:
+    from zvmsim.lab import pav_mdc_dashboard
+
+    board = pav_mdc_dashboard()
+    seen: list[float] = []
+    board.progress.observe(lambda change: seen.append(change["new"]), names="value")
+    board.controls["users"].value = 5  # a setting not run before
+    assert seen and seen[-1] == 1.0 and seen == sorted(seen)
+    assert board.progress.layout.display == "none"  # hidden again once the reports are up
+
+
+def test_simulate_reports_progress_and_gives_the_same_records() -> None:
+    import zvmsim
+
+    done: list[float] = []
+    with_bar = zvmsim.simulate("pav-mdc", seed=3, progress=done.append)
+    plain = zvmsim.simulate("pav-mdc", seed=3)
+    assert done[-1] == 1.0 and done == sorted(done)
+    assert with_bar.to_bytes() == plain.to_bytes()
+
+
+def test_by_time_plot_draws_each_column_and_refuses_what_it_cannot_draw() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import zvmsim
+    from zvmsim.lab import by_time_plot
+
+    run = zvmsim.perfkit.reduce(zvmsim.simulate("fine", duration=120, interval=30))
+    ax = by_time_plot(run, "FCX225", ["pct_busy", "tv_ratio"])
+    assert len(ax.lines) == 4  # a line per column, and its >>Mean>> as a dashed line
+    assert len(ax.lines[0].get_xdata()) == 4  # one point per interval
+    with pytest.raises(zvmsim.ZvmsimError, match="not a by-time report"):
+        by_time_plot(run, "FCX108", ["io_rate"])
+    with pytest.raises(zvmsim.ZvmsimError, match="no column 'nonsense'"):
+        by_time_plot(run, "FCX225", ["nonsense"])

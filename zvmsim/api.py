@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,13 @@ def simulate(
     seed: int = 1,
     duration: float | None = None,
     interval: float | None = None,
+    progress: Callable[[float], object] | None = None,
 ) -> MonitorData:
-    """Run *scenario* with *knobs* and return its CP Monitor records."""
-    return _machine(scenario, knobs, seed, duration, interval).run()
+    """Run *scenario* with *knobs* and return its CP Monitor records.
+
+    *progress*, if given, is told the share of the run done (0 to 1) as it goes.
+    """
+    return _machine(scenario, knobs, seed, duration, interval).run(progress=progress)
 
 
 def _machine(

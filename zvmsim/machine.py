@@ -306,12 +306,17 @@ class Machine:
         space = self._guest_spaces.get(vm.userid)
         return space.wss if space is not None else 0
 
-    def run(self, sink: Callable[[list[Record]], object] | None = None) -> MonitorData:
+    def run(
+        self,
+        sink: Callable[[list[Record]], object] | None = None,
+        progress: Callable[[float], object] | None = None,
+    ) -> MonitorData:
         """Warm up, start the monitor, run the configured intervals; return the records.
 
         With *sink* (a MONWRITE writer's ``extend``), the records go to it
         interval by interval as the run goes and the returned data is empty:
-        a long run never sits in memory.
+        a long run never sits in memory. *progress* is told the share of the
+        run done (0 to 1) after the warm-up and after every monitor interval.
         """
         cfg = self.config
         self.prsm.start()
@@ -328,15 +333,21 @@ class Machine:
         self.monitor.start()
         intervals = max(1, int(cfg.duration / cfg.monitor.sample_interval + 1e-9))
         end = cfg.warmup + intervals * cfg.monitor.sample_interval + 1e-9
-        if sink is None:
+        if sink is None and progress is None:
             self.env.run(until=end)
             return self.monitor.data
         records = self.monitor.data.records
         for k in range(1, intervals + 1):
+            if progress is not None:
+                progress((cfg.warmup + (k - 1) * cfg.monitor.sample_interval) / end)
             self.env.run(until=cfg.warmup + k * cfg.monitor.sample_interval)
+            if sink is not None:
+                sink(records)
+                records.clear()
+        self.env.run(until=end)
+        if sink is not None:
             sink(records)
             records.clear()
-        self.env.run(until=end)
-        sink(records)
-        records.clear()
+        if progress is not None:
+            progress(1.0)
         return self.monitor.data

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..perfkit.qdasd import query_dasd_details, query_pinned
+from .bytime import by_time_plot
 from .cecview import cec_view, cec_view_plot
 from .checklist import checklist_text, duress_checklist
 from .dashboard import (
@@ -25,6 +26,7 @@ from .mystery import Mystery, mystery, mystery_widget
 from .rawdata import fields_frame, file_summary, records_frame, sets_frame
 
 __all__ = [
+    "by_time_plot",
     "Dashboard",
     "HealthBoard",
     "checklist_text",

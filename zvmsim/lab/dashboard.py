@@ -42,9 +42,19 @@ __all__ = [
 _PRE = "<pre style='font-family: monospace; font-size: 12px; line-height: 1.25; margin: 0'>{}</pre>"
 
 
+# the progress bar of the dashboard whose run is going now (runs are cached, so
+# the bar cannot be an argument of _run)
+_BAR: list[widgets.FloatProgress] = []
+
+
+def _progress(done: float) -> None:
+    for bar in _BAR:
+        bar.value = done
+
+
 @lru_cache(maxsize=32)
 def _run(scenario: str, knobs: tuple, seed: int) -> RunData:
-    return reduce(simulate(scenario, dict(knobs), seed=seed))
+    return reduce(simulate(scenario, dict(knobs), seed=seed, progress=_progress))
 
 
 def _qdasd_text(run: RunData) -> str:
@@ -108,11 +118,16 @@ class Dashboard:
             name: control_for(knob, start[name]) for name, knob in self.scenario.knobs.items()
         }
         self.status = widgets.HTML()
+        self.progress = widgets.FloatProgress(
+            value=0.0, min=0.0, max=1.0, description="simulating", layout={"display": "none"}
+        )
         self.output = widgets.HTML()
         for control in self.controls.values():
             control.observe(self._changed, names="value")
         title = widgets.HTML(f"<b>{html.escape(self.scenario.title)}</b>")
-        self.widget = widgets.VBox([title, *self.controls.values(), self.status, self.output])
+        self.widget = widgets.VBox(
+            [title, *self.controls.values(), self.status, self.progress, self.output]
+        )
         self.text = ""
         self.error = ""
         self.refresh()
@@ -129,6 +144,9 @@ class Dashboard:
 
     def refresh(self) -> None:
         """Re-run the simulation for the current settings and show the reports."""
+        self.progress.value = 0.0
+        self.progress.layout.display = ""  # shown while a new setting runs
+        _BAR[:] = [self.progress]
         try:
             chosen = self.scenario.resolve(self.values())
             self.text = self._view(tuple(sorted(chosen.items())))
@@ -138,6 +156,9 @@ class Dashboard:
         except Exception as exc:  # a bug: say so in one line rather than a traceback
             self.text = ""
             self.error = f"internal error: {type(exc).__name__}: {exc}".splitlines()[0]
+        finally:
+            _BAR.clear()
+            self.progress.layout.display = "none"
         shown = ", ".join(f"{k}={self.scenario.knobs[k].show(v)}" for k, v in self.values().items())
         if self.error:
             self.status.value = f"<span style='color:#b00'>zvmsim: {html.escape(self.error)}</span>"
