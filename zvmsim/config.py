@@ -154,6 +154,10 @@ class StorageConfig:
     low_frames: int
     high_frames: int
     history_s: float = 0.0
+    # SET REORDER (z/VM 6.2 and earlier; 6.3 has no reorder). Off unless a scenario sets
+    # it: the scenarios fitted before reorder was modelled carry its cost in their
+    # fitted CP constants (it would add to T/V there twice)
+    reorder: bool = False
 
 
 @dataclass(frozen=True)
@@ -629,6 +633,7 @@ def _storage(body: dict | None) -> StorageConfig | None:
         low_frames=t.get("low_frames", int),
         high_frames=t.get("high_frames", int),
         history_s=t.get("history_s", float, 0.0),
+        reorder=t.get("reorder", bool, False),
     )
     t.done()
     if cfg.xstore_mb < 0:

@@ -220,6 +220,7 @@ class Machine:
             migrate_batch=int(st.xstore_mb * 256 * cal.xstore_migrate_pct / 100.0),
             path_us=cal.path_us,
             rnd=self.streams.stream("storage"),
+            reorder_rnd=self.streams.stream("reorder") if st.reorder else None,
         )
         storage.policy = DemandScan62()
         return storage

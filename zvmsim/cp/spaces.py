@@ -114,6 +114,8 @@ class Space:
         "rnd",
         "dasd_on",
         "vm",
+        "reorders",
+        "reorder_s",
     )
 
     def __init__(
@@ -147,6 +149,8 @@ class Space:
         self.x_to_ms = 0
         self.ms_to_x = 0
         self.x_to_ds = 0
+        self.reorders = 0  # page reorders CP did for this space (z/VM 6.2 and earlier)
+        self.reorder_s = 0.0  # and the time they took
         self.rnd = rnd
 
     @property

@@ -55,6 +55,7 @@ class Storage:
         path_us: dict[str, float],
         rnd: random.Random,
         migrate_batch: int = 0,
+        reorder_rnd: random.Random | None = None,
     ) -> None:
         if not 0 < low < high < frames:
             raise ZvmsimError("available-list thresholds must satisfy 0 < low < high < frames")
@@ -89,6 +90,12 @@ class Storage:
         self.times_empty = 0
         self.migrated = 0
         self.examined = 0  # resident frames the demand scan tested (taken or passed over)
+        # page reorder (SET REORDER, z/VM 6.2 and earlier): on when given a random stream
+        self.reorder_rnd = reorder_rnd
+        self._reorder_s = path_us.get("reorder_us_per_page", 0.0) / 1e6
+        self._reorder_jitter = path_us.get("reorder_jitter", 0.0)
+        self._reorder_gap = path_us.get("reorder_interval_s", 0.0)
+        self._reordered: dict[str, float] = {}  # space -> when CP last reordered it
 
     def add(self, space: Space) -> Space:
         """Register an address space with the storage manager."""
@@ -126,6 +133,32 @@ class Storage:
         space.wss = (space.referenced + space.wss) // 2
         table.ref[:] = bytes(len(table.ref))  # type: ignore[union-attr]
         space.referenced = 0
+        self.reorder(space)
+
+    def reorder(self, space: Space) -> None:
+        """Page reorder: CP resets the reference bits of every resident page of a guest.
+
+        Before z/VM 6.3 resetting a guest's bits means walking its whole
+        user-frame-owned list (an RRBE per frame): CP time in proportion to the
+        pages resident, during which the guest — all its virtual CPUs — is
+        stopped. The work holds a processor (system time); the guest waits
+        until it is done.
+        """
+        vm = space.vm
+        if self.reorder_rnd is None or self.quiet or vm is None or space.resident == 0:
+            return
+        now = self.env.now
+        last = self._reordered.get(space.name)
+        if last is not None and now - last < self._reorder_gap:
+            return  # reordered lately: its list is still in order
+        self._reordered[space.name] = now
+        jitter = self._reorder_jitter
+        spread = 1.0 + jitter * (2.0 * self.reorder_rnd.random() - 1.0)
+        seconds = space.resident * self._reorder_s * spread
+        vm.reorder_until = max(vm.reorder_until, now) + seconds
+        self.processors.run_system(seconds)
+        space.reorders += 1
+        space.reorder_s += seconds
 
     def steal(self, space: Space, n: int, honour_ref: bool, reset_bits: bool = True) -> int:
         """Take up to *n* resident pages of *space*; return how many were taken.
@@ -151,6 +184,8 @@ class Storage:
                 examined = resident  # the scan visited every page
                 if reset_bits:
                     space.referenced = floor  # ... and reset their bits
+                    if space.kind == "guest":
+                        self.reorder(space)
             else:  # where the n-th unreferenced frame lies, on average, among the resident
                 examined = min(resident, -(-n * (resident + 1) // (unreferenced + 1)))
         else:
