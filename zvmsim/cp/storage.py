@@ -72,6 +72,7 @@ class Storage:
         self.read_pages = read_pages  # most pages one page-fault read brings back
         self.migrate_batch = migrate_batch  # XSTORE pages freed in one migration beyond the need
         self.rnd = rnd
+        self.path_us = path_us
         self.spaces: list[Space] = []
         self.policy: ScanPolicy | None = None
         self.quiet = False  # while building the storage history: page-outs without I/O
@@ -511,6 +512,28 @@ class Storage:
         space.resident += n
         space.referenced += 1
         space.page_reads += n
+
+    def touch_cold(self, user: Vmdbk, space: Space, write: bool) -> Generator | None:
+        """Touch one page of a counted space outside its hot set, chosen uniformly.
+
+        *write* says whether the touch changes the page; before z/VM 6.3 CP
+        writes every page it steals anyway, so it changes nothing here.
+        Returns a process step to ``yield from`` when the page is on DASD.
+        """
+        hot = min(space.wss, space.resident)
+        return self._touch_one(user, space, space.untouched, space.resident - hot)
+
+    def keep_hot(self, user: Vmdbk, space: Space) -> Generator:
+        """The hot set (``space.wss`` pages) is touched all the time: bring back what
+        is missing (new pages, then XSTORE, then DASD) and keep its bits set."""
+        wss = space.wss
+        missing = wss - space.resident
+        if missing > 0:
+            self.first_touch_counted(space, min(missing, space.untouched))
+            self.xstore_in_counted(user, space, min(wss - space.resident, space.xstor))
+            while space.resident < wss and space.dasd:
+                yield from self.read_counted(user, space)
+        space.referenced = min(space.resident, max(space.referenced, wss))
 
     def fault_counted(self, user: Vmdbk, space: Space) -> Generator | None:
         """Touch one non-resident page of a counted space, chosen in proportion."""

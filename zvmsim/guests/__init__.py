@@ -14,9 +14,12 @@ from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
 from .vdisk_format import VdiskFormatter
+from .virstor import ApacheServer, Virstor
 
 __all__ = [
     "WORKLOADS",
+    "ApacheServer",
+    "Virstor",
     "CmsCopyfile",
     "CmsLight",
     "Compute",
@@ -44,4 +47,6 @@ WORKLOADS = {
     "linux_network": LinuxNetwork,
     "vdisk_formatter": VdiskFormatter,
     "cms_query": CmsQuery,
+    "virstor": Virstor,
+    "apache": ApacheServer,
 }
