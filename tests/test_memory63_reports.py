@@ -93,7 +93,7 @@ def test_sysset_shows_the_loading_capacity(run63) -> None:
     row = zvmsim.report(run63, "FCX154").frame.iloc[0]
     assert row["loading_faults"] == 5
     assert row["loading_capacity"] == 8  # one exposure per paging volume
-    assert row["loading_users3"] == pytest.approx(0.60 * 8)
+    assert row["loading_users3"] == pytest.approx(0.85 * 8)  # SET SRM LDUBUF 100 95 85
 
 
 def test_63_reports_from_saved_bytes(run63) -> None:

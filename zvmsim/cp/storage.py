@@ -95,8 +95,8 @@ class Storage:
         self.reorder_rnd = reorder_rnd
         self._reorder_s = path_us.get("reorder_us_per_page", 0.0) / 1e6
         self._reorder_jitter = path_us.get("reorder_jitter", 0.0)
-        self._reorder_gap = path_us.get("reorder_interval_s", 0.0)
-        self._reordered: dict[str, float] = {}  # space -> when CP last reordered it
+        self._reorder_gap = path_us.get("reorder_cpu_s", 0.0)
+        self._reordered: dict[str, float] = {}  # space -> its owner's CPU time at its last reorder
 
     def add(self, space: Space) -> Space:
         """Register an address space with the storage manager."""
@@ -136,23 +136,31 @@ class Storage:
         space.referenced = 0
         self.reorder(space)
 
-    def reorder(self, space: Space) -> None:
+    def reorder_due(self, space: Space) -> None:
+        """Reorder *space* if it is due, resetting the reference bits of its pages."""
+        if space.table is None and self.reorder(space):
+            space.referenced = min(space.referenced, space.hot)
+
+    def reorder(self, space: Space) -> bool:
         """Page reorder: CP resets the reference bits of every resident page of a guest.
 
         Before z/VM 6.3 resetting a guest's bits means walking its whole
         user-frame-owned list (an RRBE per frame): CP time in proportion to the
         pages resident, during which the guest — all its virtual CPUs — is
         stopped. The work holds a processor (system time); the guest waits
-        until it is done.
+        until it is done. CP reorders a guest periodically: here, once it has
+        used ``reorder_cpu_s`` of processor time since its last reorder.
+        Returns whether the reorder was done.
         """
         vm = space.vm
         if self.reorder_rnd is None or self.quiet or vm is None or space.resident == 0:
-            return
+            return False
         now = self.env.now
+        used = vm.tcpu_s
         last = self._reordered.get(space.name)
-        if last is not None and now - last < self._reorder_gap:
-            return  # reordered lately: its list is still in order
-        self._reordered[space.name] = now
+        if last is not None and used - last < self._reorder_gap:
+            return False  # it has run too little since its last reorder
+        self._reordered[space.name] = used
         jitter = self._reorder_jitter
         spread = 1.0 + jitter * (2.0 * self.reorder_rnd.random() - 1.0)
         seconds = space.resident * self._reorder_s * spread
@@ -160,6 +168,7 @@ class Storage:
         self.processors.run_system(seconds)
         space.reorders += 1
         space.reorder_s += seconds
+        return True
 
     def steal(self, space: Space, n: int, honour_ref: bool, reset_bits: bool = True) -> int:
         """Take up to *n* resident pages of *space*; return how many were taken.
@@ -522,6 +531,10 @@ class Storage:
         """
         hot = min(space.wss, space.resident)
         return self._touch_one(user, space, space.untouched, space.resident - hot)
+
+    def history_clean(self, space: Space, n: int) -> None:
+        """*n* resident pages were paged out and in long ago, unchanged since. Before
+        z/VM 6.3 a page read back gives up its slot, so this leaves no trace."""
 
     def keep_hot(self, user: Vmdbk, space: Space) -> Generator:
         """The hot set (``space.wss`` pages) is touched all the time: bring back what

@@ -174,11 +174,19 @@ class Storage63(Storage):
     def reclaim(self, need: int) -> int:
         """Reclaim up to *need* frames from the bottom of the aging list."""
         got = 0
-        for r in self.agelist.reclaim(need):
+        taken = self.agelist.reclaim(need)
+        # ready pages taken off the list but still resident until their turn below
+        pending: dict[str, int] = {}
+        for r in taken:
+            pending[r.space.name] = pending.get(r.space.name, 0) + r.ready
+        for r in taken:
             space, count = r.space, r.ready + r.not_ready
             if r.not_ready:  # changed pages: written now, before the frames are reused
-                self._write(space, r.not_ready, space.clean + space.aged_written + r.ready)
+                clean_slotted = space.clean + space.aged_written + pending[space.name]
+                self._write(space, r.not_ready, clean_slotted)
+            pending[space.name] -= r.ready
             space.resident -= count
+            space.referenced = min(space.referenced, space.resident)  # (6.2's bits: unused)
             space.slotted -= count
             space.steals += count
             space.ready += r.ready
@@ -405,6 +413,15 @@ class Storage63(Storage):
         self.take_frames(n)
         space.moving -= n
         space.resident += n
+        space.slotted += n
+        space.clean += n
+
+    def history_clean(self, space: Space, n: int) -> None:
+        """*n* resident pages of *space* were paged out and in long ago and not changed
+        since: each keeps its slot, with a current copy there (a past, no I/O)."""
+        n = max(0, min(n, space.valid - space.clean))
+        for volume, k in self.paging.spread(n):
+            space.dasd_on[volume] = space.dasd_on.get(volume, 0) + k
         space.slotted += n
         space.clean += n
 

@@ -7,7 +7,8 @@ dispatch list when it is a CMS user that goes dormant, idle in it when it
 is a Linux server), then touches its *hot set* (``wss_mb``, used by every
 transaction), makes ``touches`` touches of pages drawn uniformly from the
 rest of its storage (``write_pct`` of them change the page) and uses
-``cpu_ms`` of processor time, spread over the touches. A touch of a page
+``cpu_ms`` of processor time, spread over the touches, plus ``cp_ms`` of CP
+time for the services it asks of CP (console I/O, DIAGNOSE), charged to it. A touch of a page
 that is not valid costs what the release makes it cost: a revalidation, a
 synchronous XSTORE page-in, or a page fault that waits for DASD. The guest
 reports its transactions to CP Monitor (APPLDATA), so the TXN report gives
@@ -39,6 +40,7 @@ class Virstor(Workload):
         "touches": 100,  # touches of other pages per transaction
         "write_pct": 50.0,  # share of those touches that change the page
         "cpu_ms": 10.0,  # processor time per transaction (mean)
+        "cp_ms": 0.0,  # CP time per transaction for services it asks of CP (console, DIAGNOSE)
         "think_s": 1.0,  # mean think time between transactions
         "dormant": True,  # leaves the dispatch list while it thinks (CMS)
     }
@@ -73,6 +75,10 @@ class Virstor(Workload):
             storage.first_touch_counted(space, n)
             left -= n
         space.referenced = min(space.resident, space.wss)
+        # its colder pages have been paged out and back since; those it only read
+        # are unchanged since then (z/VM 6.3 keeps their copies on DASD)
+        cold = space.resident - min(space.wss, space.resident)
+        storage.history_clean(space, round(cold * (1.0 - self.p["write_pct"] / 100.0)))
 
     def run(self) -> Generator:
         m, vm, rnd, p = self.machine, self.vm, self.rnd, self.p
@@ -97,8 +103,9 @@ class Virstor(Workload):
                     busy = 0.0
                 if step is not None:
                     yield from step
-            if busy > 0:
-                yield cpu.run(vm, busy, 0.0)
+            cp_s = p["cp_ms"] / 1000.0
+            if busy > 0 or cp_s > 0:
+                yield cpu.run(vm, busy, cp_s)
             self.txns += 1
             self.resp_s += m.env.now - start
             think = rnd.expovariate(1.0 / p["think_s"]) if p["think_s"] > 0 else 0.0
