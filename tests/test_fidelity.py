@@ -7,6 +7,7 @@ targets). Each row is checked for three seeds, so a pass is not luck.
 from __future__ import annotations
 
 import csv
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,11 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {  # (case, knobs, column) -> wh
     ("grinch", "pinned_data=on", "req_qued"): (
         "the same queueing as resp_ms: with low-variance drive service and a closed "
         "population about 0.4 requests wait on average, not the seed's 1.2"
+    ),
+    ("memory63", "workload=sweet-spot;release=6.3", "pct_sys"): (
+        "the scaled Sweet Spot fits in 48 GB on z/VM 6.3: nothing is paged, so the "
+        "storage manager's unchargeable time is nearly nil (the talk's 6.3 run still "
+        "showed 4.7%); the CP time that remains is charged to the users (T/V 1.05)"
     ),
 }
 
@@ -76,6 +82,28 @@ def _paging_volumes(row: dict, run) -> list[float]:
     return [float((vols[column] * vols["io_rate"]).sum() / vols["io_rate"].sum())]
 
 
+def _throughput(row: dict, run) -> float:
+    """ETR of the users a row names (``system``: all; ``VSG1U*``: a pattern), or
+    for an ITR row ETR per processor busy (FCX225 %Busy as a fraction)."""
+    frame = zvmsim.report(run, "TXN").frame
+    users = frame[frame["userid"] != ">>All<<"]
+    if row["entity"] != "system":
+        users = users[[fnmatchcase(u, row["entity"]) for u in users["userid"]]]
+    etr = float(users["etr"].sum())
+    if row["column"].startswith("itr"):
+        busy = zvmsim.report(run, "FCX225").frame.iloc[0]["pct_busy"] / 100.0
+        return etr / busy
+    return etr
+
+
+def _release_ratio(row: dict, seed: int, run_data) -> list[float]:
+    """A figure of z/VM 6.3 over the same figure of 6.2, other knobs as the row says."""
+    knobs = _knobs(row["knobs"])
+    new = run_data(row["scenario"], seed, **knobs, release="6.3")
+    old = run_data(row["scenario"], seed, **knobs, release="6.2")
+    return [_throughput(row, new) / _throughput(row, old)]
+
+
 def _observed(row: dict, run) -> list[float]:
     if row["entity"] == "paging volumes":
         return _paging_volumes(row, run)
@@ -91,6 +119,12 @@ def _observed(row: dict, run) -> list[float]:
         frame = zvmsim.report(run, "FCX161").frame
         chpids = row["entity"].split(" and ")
         return [float(frame[frame["chpid"].isin(chpids)][row["column"]].mean())]
+    if row["report"] == "FCX143":  # a by-time report: the interval (or >>Mean>>) named
+        frame = zvmsim.report(run, "FCX143").frame
+        return [float(frame[frame["interval_end"] == row["entity"]].iloc[0][row["column"]])]
+    if row["report"] == "FCX100":  # the processors' mean (per processor)
+        frame = zvmsim.report(run, "FCX100").frame
+        return [float(frame[frame["cpu"] != ">>Total<<"][row["column"]].mean())]
     if row["report"] == "FCX240":
         frame = zvmsim.report(run, "FCX240").frame
         return [float(frame[frame["addr"] == row["entity"]].iloc[0][row["column"]])]
@@ -140,9 +174,12 @@ def _param(row: dict):
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("row", [_param(r) for r in ROWS])
 def test_seed_figure(row: dict, seed: int, run_data) -> None:
-    run = run_data(row["scenario"], seed, **_knobs(row["knobs"]))
     target = float(row["seed_value"])
-    for value in _observed(row, run):
+    if row["column"].endswith("ratio 6.3/6.2"):
+        values = _release_ratio(row, seed, run_data)
+    else:
+        values = _observed(row, run_data(row["scenario"], seed, **_knobs(row["knobs"])))
+    for value in values:
         assert _within(value, target, row["tolerance"]), (
             f"{row['entity']} {row['column']} = {value:.2f}, seed {target} ± {row['tolerance']}"
         )

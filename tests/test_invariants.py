@@ -129,12 +129,19 @@ def test_every_record_type_round_trips(network_data) -> None:
     back = zvmsim.MonitorData.from_bytes(network_data.to_bytes())  # VSWITCH and OSA records
     assert back.records == network_data.records
     seen: set[type] = {type(r) for r in network_data.records}
-    cases = (("pav-mdc", {"mdc": "on"}), ("thrasher", {}), ("grinch", {}), ("hipersockets", {}))
+    cases = (
+        ("pav-mdc", {"mdc": "on"}),
+        ("thrasher", {}),
+        ("grinch", {}),
+        ("hipersockets", {}),
+        ("memory63", {}),
+    )
     for scenario, knobs in cases:
         data = zvmsim.simulate(scenario, knobs, duration=20, interval=10)
         back = zvmsim.MonitorData.from_bytes(data.to_bytes())
         assert back.records == data.records
         seen |= {type(r) for r in data.records}
     # grinch has a cached control unit (D6 R4, D6 R30) with minidisk links (D6 R31);
-    # hipersockets an IQD CHPID (D6 R32)
+    # hipersockets an IQD CHPID (D6 R32),
+    # memory63 runs z/VM 6.3 storage management (D3 R1, D4 R30)
     assert seen == set(RECORD_TYPES.values())

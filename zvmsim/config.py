@@ -150,6 +150,7 @@ class GuestConfig:
     share_absolute: float = 0.0  # % of the system
     limithard: bool = False
     virtual_cpus: int = 1  # the directory's CPU statements (MACHINE ESA n)
+    reserved_mb: float = 0.0  # SET RESERVED for each of its users
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,13 @@ class StorageConfig:
     low_frames: int
     high_frames: int
     history_s: float = 0.0
+    # SET REORDER (z/VM 6.2 and earlier; 6.3 has no reorder). Off unless a scenario sets
+    # it: the scenarios fitted before reorder was modelled carry its cost in their
+    # fitted CP constants (it would add to T/V there twice)
+    reorder: bool = False
+    agelist_pct: float = 2.0  # SET AGELIST: the global aging list's size, % of DPA (z/VM 6.3)
+    early_writes: bool = True  # STORAGE AGELIST EARLYWRITES (z/VM 6.3)
+    reserved_sysmax_mb: float = -1.0  # STORAGE RESERVED SYSMAX (-1: no limit)
 
 
 @dataclass(frozen=True)
@@ -403,16 +411,21 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         quickdsp = t.get("quickdsp", bool, False)
         share = _share(t.get("share", str, "RELATIVE 100"), f"guests.{gname}.share")
         vcpus = t.get("virtual_cpus", int, 1)
+        reserved_mb = t.get("reserved_mb", float, 0.0)
         t.done()
-        if not 1 <= count <= 999:
-            raise ZvmsimError(f"guests.{gname}.count must be 1 to 999, not {count}")
+        if reserved_mb < 0:
+            raise ZvmsimError(f"guests.{gname}.reserved_mb cannot be negative")
+        if not 0 <= count <= 999:  # 0: defined, not logged on (a knob may switch it on)
+            raise ZvmsimError(f"guests.{gname}.count must be 0 to 999, not {count}")
         if not 1 <= vcpus <= 64:
             raise ZvmsimError(f"guests.{gname}.virtual_cpus must be 1 to 64, not {vcpus}")
         userids = _userids(prefix, count)
         for u in userids:
             if len(u) > 8:
                 raise ZvmsimError(f"userid '{u}' is longer than 8 characters")
-        guests[gname] = GuestConfig(gname, userids, workload, params, quickdsp, *share, vcpus)
+        guests[gname] = GuestConfig(
+            gname, userids, workload, params, quickdsp, *share, vcpus, reserved_mb
+        )
 
     minidisks = {}
     for mname, body in _Table(top.get("minidisks", dict, {}), "[minidisks]").data.items():
@@ -670,8 +683,15 @@ def _storage(body: dict | None) -> StorageConfig | None:
         low_frames=t.get("low_frames", int),
         high_frames=t.get("high_frames", int),
         history_s=t.get("history_s", float, 0.0),
+        reorder=t.get("reorder", bool, False),
+        agelist_pct=t.get("agelist_pct", float, 2.0),
+        early_writes=t.get("early_writes", bool, True),
+        reserved_sysmax_mb=t.get("reserved_sysmax_mb", float, -1.0),
     )
     t.done()
+    if not 0.0 < cfg.agelist_pct <= 100.0:
+        pct = cfg.agelist_pct
+        raise ZvmsimError(f"[storage].agelist_pct must be over 0 and at most 100, not {pct:g}")
     if cfg.xstore_mb < 0:
         raise ZvmsimError(f"xstore_mb cannot be negative, not {cfg.xstore_mb:g}")
     if not 0 < cfg.low_frames < cfg.high_frames < cfg.central_mb * 256:

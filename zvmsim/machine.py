@@ -14,8 +14,11 @@ from typing import Any
 
 import simpy
 
+from .calibration import zvm_release
 from .config import PagingConfig, SystemConfig
+from .cp.agelist import AgeList
 from .cp.demandscan import DemandScan62
+from .cp.demandscan63 import DemandScan63
 from .cp.dispatch import Processors, share_weights
 from .cp.io import VolumeIO
 from .cp.mdc import MinidiskCache
@@ -23,6 +26,7 @@ from .cp.minidisk import BLOCK_BYTES, Minidisk
 from .cp.paging import PageVolume, PagingDevices
 from .cp.scheduler import Scheduler
 from .cp.storage import Storage
+from .cp.storage63 import Storage63
 from .cp.vmdbk import Vmdbk
 from .cp.vswitch import VSwitch
 from .errors import ZvmsimError
@@ -164,6 +168,8 @@ class Machine:
                     cls(self, vm, guest.params, self.streams.stream(f"workload:{userid}"))
                 )
         share_weights(self.users.values())
+        if self.storage is not None:
+            self._set_reserved(config)
         self.links: dict[str, int] = {}
         for w in self.workloads:
             for name in w.links:
@@ -192,6 +198,26 @@ class Machine:
         )
         self.processors.scheduler = self.scheduler
         self.monitor = MonitorCollector(self)
+
+    def _set_reserved(self, config: SystemConfig) -> None:
+        """SET RESERVED for each guest's storage, within the system's SYSMAX."""
+        assert self.storage is not None
+        spaces = {s.owner: s for s in self.storage.spaces if s.kind == "guest"}
+        total = 0.0
+        for guest in config.guests.values():
+            if not guest.reserved_mb:
+                continue
+            for userid in guest.userids:
+                space = spaces.get(userid)
+                if space is None:
+                    raise ZvmsimError(f"user {userid}: SET RESERVED needs a guest with storage")
+                space.reserved = int(guest.reserved_mb * 256)
+                total += guest.reserved_mb
+        sysmax = config.storage.reserved_sysmax_mb if config.storage else -1.0
+        if sysmax >= 0 and total > sysmax:
+            raise ZvmsimError(
+                f"SET RESERVED: {total:g} MB reserved exceeds the SYSMAX of {sysmax:g} MB"
+            )
 
     def _volume_cache(self, volser: str, cu_type: str, instance: str) -> VolumeCache | None:
         """Volume *volser*'s view of its control unit's cache, if that cache is simulated."""
@@ -240,9 +266,9 @@ class Machine:
         for group in groups:
             if group is not None:
                 volumes.extend(self._page_volumes(group))
-        storage = Storage(
-            self.env,
-            frames=int(st.central_mb * 256),
+        frames = int(st.central_mb * 256)
+        common = dict(
+            frames=frames,
             xstore_pages=int(st.xstore_mb * 256),
             low=st.low_frames,
             high=st.high_frames,
@@ -250,9 +276,22 @@ class Machine:
             processors=self.processors,
             block_pages=cal.block_pages_max,
             read_pages=cal.read_pages_max,
-            migrate_batch=int(st.xstore_mb * 256 * cal.xstore_migrate_pct / 100.0),
             path_us=cal.path_us,
             rnd=self.streams.stream("storage"),
+        )
+        if zvm_release(config.system.zvm_level) >= (6, 3):
+            # z/VM 6.3: trial invalidation and the global aging list; no reorder,
+            # and XSTORE holds copies of reclaimed pages (no migration)
+            prewrite = cal.path_us.get("prewrite_pct", 0.0) / 100.0
+            agelist = AgeList(int(frames * st.agelist_pct / 100.0), st.early_writes, prewrite)
+            storage: Storage = Storage63(self.env, agelist=agelist, **common)  # type: ignore[arg-type]
+            storage.policy = DemandScan63()
+            return storage
+        storage = Storage(
+            self.env,
+            migrate_batch=int(st.xstore_mb * 256 * cal.xstore_migrate_pct / 100.0),
+            reorder_rnd=self.streams.stream("reorder") if st.reorder else None,
+            **common,  # type: ignore[arg-type]
         )
         storage.policy = DemandScan62()
         return storage

@@ -100,8 +100,15 @@ class Scenario:
         self.description: str = " ".join(str(head.get("description", "")).split())
         self.knobs: dict[str, Knob] = {}
         self._targets: dict[str, dict[str, Any]] = {}
+        # knob -> (the knob whose value picks its default, {that value: default})
+        self.defaults_by: dict[str, tuple[str, dict[str, Any]]] = {}
         for kname, body in raw.get("knobs", {}).items():
             self._add_knob(kname, dict(body))
+        for kname, (other, table) in self.defaults_by.items():
+            if other not in self.knobs or other == kname:
+                raise ZvmsimError(f"scenario {self.name}: knob {kname}: default_by names no knob")
+            for value in table.values():
+                self.knobs[kname].parse(value)
 
     def _add_knob(self, name: str, body: dict[str, Any]) -> None:
         kind = body.pop("type")
@@ -124,6 +131,9 @@ class Scenario:
             "values": body.pop("values", {}),
             "scale": body.pop("scale", 1),  # e.g. 1024: a knob in GB sets a value in MB
         }
+        by = body.pop("default_by", None)  # {knob = "release", values = {"6.2" = 32.0}}
+        if by is not None:
+            self.defaults_by[name] = (str(by["knob"]), {str(k): v for k, v in by["values"].items()})
         if body:
             raise ZvmsimError(f"scenario {self.name}: knob {name}: unknown key '{sorted(body)[0]}'")
 
@@ -135,7 +145,18 @@ class Scenario:
                 known = ", ".join(self.knobs) or "none"
                 raise ZvmsimError(f"scenario {self.name} has no knob '{key}' (knobs: {known})")
             chosen[key] = self.knobs[key].parse(value)
+        for key, (other, table) in self.defaults_by.items():
+            if key not in (values or {}) and str(chosen[other]) in table:
+                chosen[key] = self.knobs[key].parse(table[str(chosen[other])])
         return chosen
+
+    def defaults_for(self, name: str, value: Any) -> dict[str, Any]:
+        """The knobs whose default follows knob *name*, and their defaults when it is *value*."""
+        return {
+            key: self.knobs[key].parse(table[str(value)])
+            for key, (other, table) in self.defaults_by.items()
+            if other == name and str(value) in table
+        }
 
     def config(
         self,

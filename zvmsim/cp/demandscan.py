@@ -13,7 +13,10 @@ of friendliness and steals frames until it has what it needs:
 * **emergency scan** — anything it can find, referenced or not.
 
 A visit clears the reference bits of the pages it passes over, so a page
-that is not touched again can be taken by the next pass. For a space with a
+that is not touched again can be taken by the next pass. With SET REORDER
+ON, every scan also reorders each dispatch-list user that is due (see
+:meth:`~zvmsim.cp.storage.Storage.reorder`): its bits are reset and it is
+stopped while CP walks its frames. For a space with a
 page table, the pass-1 visit also re-estimates the working set from the
 pages referenced since the last visit, then clears every bit. Frames taken in each
 pass are counted for the DEMNDLOG report. The visiting order rotates from one
@@ -49,6 +52,8 @@ class DemandScan62:
         eligible = [s for s in guests if s.listed == "eligible"]
         dispatch = [s for s in guests if s.listed == "dispatch"]
         got = 0
+        for space in dispatch:  # page reorder: periodic for each user in queue (SET REORDER)
+            storage.reorder_due(space)
 
         def visit(
             pass_no: int,

@@ -37,7 +37,7 @@ from typing import Any
 
 import simpy
 
-from .vmdbk import CPU, LIM, RUN, Vmdbk
+from .vmdbk import CFW, CPU, LIM, RUN, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
 
@@ -63,6 +63,7 @@ class Processors:
         "_ready",
         "_seq",
         "_vclock",
+        "cp",
     )
 
     def __init__(
@@ -91,6 +92,10 @@ class Processors:
         self._ready: list[tuple[float, int, Vmdbk, float, float, simpy.Event]] = []
         self._seq = itertools.count()
         self._vclock = 0.0  # virtual start of the burst dispatched last
+        # CP's own work that occupies a processor (see run_system): a pseudo-user
+        # whose share puts its bursts ahead of the guests'
+        self.cp = Vmdbk("*CP*")
+        self.cp.weight = 1e9
 
     def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Event:
         """Run a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
@@ -101,6 +106,8 @@ class Processors:
             return self.env.process(self._after_admission(user, virtual_s, cp_s))
         if user.limithard and user.limit_free_at > self.env.now:  # over its limit: held back
             return self.env.process(self._after_limit(user, virtual_s, cp_s))
+        if user.reorder_until > self.env.now:  # CP is reordering its pages: it is stopped
+            return self.env.process(self._after_reorder(user, virtual_s, cp_s))
         total = virtual_s + cp_s + user.pending_cp_s
         if total > self.slice_s * 1.000001:
             return self.env.process(self._sliced(user, virtual_s, cp_s))
@@ -142,6 +149,8 @@ class Processors:
             self._segments[cpu].append((start, end, speed))
         self.busy_s[cpu] += total
         self.virtual_s[cpu] += virtual_s
+        if user is self.cp:
+            self.system_s[cpu] += total
         user.vcpu_s += virtual_s
         user.tcpu_s += total
         user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
@@ -184,6 +193,21 @@ class Processors:
         user.state = LIM
         yield self.env.timeout(user.limit_free_at - self.env.now)
         yield self.run(user, virtual_s, cp_s)
+
+    def _after_reorder(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
+        while user.reorder_until > self.env.now:  # a console-function-like wait (%CFW)
+            user.state = CFW
+            yield self.env.timeout(user.reorder_until - self.env.now)
+        yield self.run(user, virtual_s, cp_s)
+
+    def run_system(self, seconds: float) -> simpy.Event:
+        """CP work that holds a processor for *seconds* (system time, no user charged).
+
+        Unlike :meth:`charge_system`, the work takes its processor away from
+        the guests while it runs: it queues ahead of them and is sliced like
+        any burst, so long CP work (a page reorder) competes for the processors.
+        """
+        return self.run(self.cp, 0.0, seconds)
 
     def charge_system(self, seconds: float) -> None:
         """Record CP time no user is charged for (spread over the processors)."""

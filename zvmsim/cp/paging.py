@@ -165,12 +165,17 @@ class PagingDevices:
             system.pending_cp_s = 0.0
         vol.writing = False
 
-    def read(self, user: Vmdbk, index: int, pages: int) -> Generator:
-        """Read a block of *pages* from volume *index* for a faulting *user*."""
+    def read(self, user: Vmdbk, index: int, pages: int, keep_slots: bool = False) -> Generator:
+        """Read a block of *pages* from volume *index* for a faulting *user*.
+
+        The slots are freed, unless *keep_slots* (z/VM 6.3 keeps a page's slot
+        and writes it back there, or not at all if it is not changed).
+        """
         vol = self.volumes[index]
         user.page_faults += 1
         yield from vol.volume.io(user, pages * PAGE_BYTES, True, True, PGW)
         vol.pages_read += pages
         vol.blocks_read += 1
-        vol.used -= pages
+        if not keep_slots:
+            vol.used -= pages
         self._kick(vol)

@@ -13,6 +13,7 @@ state per page and a clock hand, the way CP's frame-table scan sweeps.
 from __future__ import annotations
 
 import random
+from collections import deque
 
 import numpy as np
 
@@ -114,6 +115,22 @@ class Space:
         "rnd",
         "dasd_on",
         "vm",
+        "reorders",
+        "reorder_s",
+        "ibr",
+        "pnr",
+        "aged",
+        "age_chunks",
+        "clean",
+        "inst",
+        "inval",
+        "reval",
+        "ready",
+        "not_ready",
+        "early",
+        "pgmbks",
+        "aged_written",
+        "slotted",
     )
 
     def __init__(
@@ -147,6 +164,25 @@ class Space:
         self.x_to_ms = 0
         self.ms_to_x = 0
         self.x_to_ds = 0
+        self.reorders = 0  # page reorders CP did for this space (z/VM 6.2 and earlier)
+        self.reorder_s = 0.0  # and the time they took
+        # z/VM 6.3 storage management (see storage63): resident pages are valid, or
+        # invalid but resident — trial-invalidated in the owner's list (ibr), read
+        # with a block but not touched yet (pnr), or on the global aging list (aged)
+        self.ibr = 0
+        self.pnr = 0
+        self.aged = 0
+        self.age_chunks: deque[list] = deque()  # its chunks of the aging list, oldest first
+        self.clean = 0  # resident pages off the aging list whose copy on DASD is current
+        self.inst = 0  # cumulative: pages instantiated (first touched)
+        self.inval = 0  # trial invalidations
+        self.reval = 0  # revalidations (an invalid but resident page touched)
+        self.ready = 0  # frames reclaimed with a current copy on DASD (no write)
+        self.not_ready = 0  # frames reclaimed that had to be written first
+        self.early = 0  # pages written early (prewritten from the aging list)
+        self.pgmbks = 0  # page-table blocks CP built for it (one per segment backed)
+        self.aged_written = 0  # pages on the aging list with a current copy on DASD
+        self.slotted = 0  # resident pages that keep a paging slot (6.3 writes them back there)
         self.rnd = rnd
 
     @property
@@ -166,6 +202,11 @@ class Space:
         return self.pages - self.resident - self.xstor - self.dasd - self.moving
 
     @property
+    def valid(self) -> int:
+        """Resident pages the guest can touch without a fault (z/VM 6.3: not invalidated)."""
+        return self.resident - self.ibr - self.pnr - self.aged
+
+    @property
     def unreferenced(self) -> int:
         """Resident pages not referenced since the scan last visited."""
         return self.resident - self.referenced
@@ -175,6 +216,12 @@ class Space:
         parts = (self.resident, self.xstor, self.dasd, self.moving, self.untouched)
         if min(parts) < 0 or self.referenced > self.resident or self.referenced < 0:
             raise AssertionError(f"space {self.name}: page counts inconsistent {parts}")
+        if min(self.ibr, self.pnr, self.aged, self.valid, self.clean) < 0:
+            raise AssertionError(f"space {self.name}: 6.3 resident split inconsistent")
+        if self.aged != sum(c[1] for c in self.age_chunks):
+            raise AssertionError(f"space {self.name}: aging-list pages lost")
+        if self.aged_written != sum(c[2] for c in self.age_chunks):
+            raise AssertionError(f"space {self.name}: aging-list written pages lost")
         if self.table is not None:
             loc = self.table.loc
             counts = [loc.count(s) for s in (RES, XST, DASD, MOVING)]

@@ -55,6 +55,7 @@ class Storage:
         path_us: dict[str, float],
         rnd: random.Random,
         migrate_batch: int = 0,
+        reorder_rnd: random.Random | None = None,
     ) -> None:
         if not 0 < low < high < frames:
             raise ZvmsimError("available-list thresholds must satisfy 0 < low < high < frames")
@@ -71,6 +72,7 @@ class Storage:
         self.read_pages = read_pages  # most pages one page-fault read brings back
         self.migrate_batch = migrate_batch  # XSTORE pages freed in one migration beyond the need
         self.rnd = rnd
+        self.path_us = path_us
         self.spaces: list[Space] = []
         self.policy: ScanPolicy | None = None
         self.quiet = False  # while building the storage history: page-outs without I/O
@@ -89,6 +91,12 @@ class Storage:
         self.times_empty = 0
         self.migrated = 0
         self.examined = 0  # resident frames the demand scan tested (taken or passed over)
+        # page reorder (SET REORDER, z/VM 6.2 and earlier): on when given a random stream
+        self.reorder_rnd = reorder_rnd
+        self._reorder_s = path_us.get("reorder_us_per_page", 0.0) / 1e6
+        self._reorder_jitter = path_us.get("reorder_jitter", 0.0)
+        self._reorder_gap = path_us.get("reorder_cpu_s", 0.0)
+        self._reordered: dict[str, float] = {}  # space -> its owner's CPU time at its last reorder
 
     def add(self, space: Space) -> Space:
         """Register an address space with the storage manager."""
@@ -126,6 +134,41 @@ class Storage:
         space.wss = (space.referenced + space.wss) // 2
         table.ref[:] = bytes(len(table.ref))  # type: ignore[union-attr]
         space.referenced = 0
+        self.reorder(space)
+
+    def reorder_due(self, space: Space) -> None:
+        """Reorder *space* if it is due, resetting the reference bits of its pages."""
+        if space.table is None and self.reorder(space):
+            space.referenced = min(space.referenced, space.hot)
+
+    def reorder(self, space: Space) -> bool:
+        """Page reorder: CP resets the reference bits of every resident page of a guest.
+
+        Before z/VM 6.3 resetting a guest's bits means walking its whole
+        user-frame-owned list (an RRBE per frame): CP time in proportion to the
+        pages resident, during which the guest — all its virtual CPUs — is
+        stopped. The work holds a processor (system time); the guest waits
+        until it is done. CP reorders a guest periodically: here, once it has
+        used ``reorder_cpu_s`` of processor time since its last reorder.
+        Returns whether the reorder was done.
+        """
+        vm = space.vm
+        if self.reorder_rnd is None or self.quiet or vm is None or space.resident == 0:
+            return False
+        now = self.env.now
+        used = vm.tcpu_s
+        last = self._reordered.get(space.name)
+        if last is not None and used - last < self._reorder_gap:
+            return False  # it has run too little since its last reorder
+        self._reordered[space.name] = used
+        jitter = self._reorder_jitter
+        spread = 1.0 + jitter * (2.0 * self.reorder_rnd.random() - 1.0)
+        seconds = space.resident * self._reorder_s * spread
+        vm.reorder_until = max(vm.reorder_until, now) + seconds
+        self.processors.run_system(seconds)
+        space.reorders += 1
+        space.reorder_s += seconds
+        return True
 
     def steal(self, space: Space, n: int, honour_ref: bool, reset_bits: bool = True) -> int:
         """Take up to *n* resident pages of *space*; return how many were taken.
@@ -151,6 +194,8 @@ class Storage:
                 examined = resident  # the scan visited every page
                 if reset_bits:
                     space.referenced = floor  # ... and reset their bits
+                    if space.kind == "guest":
+                        self.reorder(space)
             else:  # where the n-th unreferenced frame lies, on average, among the resident
                 examined = min(resident, -(-n * (resident + 1) // (unreferenced + 1)))
         else:
@@ -476,6 +521,32 @@ class Storage:
         space.resident += n
         space.referenced += 1
         space.page_reads += n
+
+    def touch_cold(self, user: Vmdbk, space: Space, write: bool) -> Generator | None:
+        """Touch one page of a counted space outside its hot set, chosen uniformly.
+
+        *write* says whether the touch changes the page; before z/VM 6.3 CP
+        writes every page it steals anyway, so it changes nothing here.
+        Returns a process step to ``yield from`` when the page is on DASD.
+        """
+        hot = min(space.wss, space.resident)
+        return self._touch_one(user, space, space.untouched, space.resident - hot)
+
+    def history_clean(self, space: Space, n: int) -> None:
+        """*n* resident pages were paged out and in long ago, unchanged since. Before
+        z/VM 6.3 a page read back gives up its slot, so this leaves no trace."""
+
+    def keep_hot(self, user: Vmdbk, space: Space) -> Generator:
+        """The hot set (``space.wss`` pages) is touched all the time: bring back what
+        is missing (new pages, then XSTORE, then DASD) and keep its bits set."""
+        wss = space.wss
+        missing = wss - space.resident
+        if missing > 0:
+            self.first_touch_counted(space, min(missing, space.untouched))
+            self.xstore_in_counted(user, space, min(wss - space.resident, space.xstor))
+            while space.resident < wss and space.dasd:
+                yield from self.read_counted(user, space)
+        space.referenced = min(space.resident, max(space.referenced, wss))
 
     def fault_counted(self, user: Vmdbk, space: Space) -> Generator | None:
         """Touch one non-resident page of a counted space, chosen in proportion."""

@@ -59,6 +59,7 @@ class Vmdbk:
         "loading",
         "faults_at_add",
         "tcpu_at_add",
+        "reorder_until",
     )
 
     def __init__(self, userid: str) -> None:
@@ -90,3 +91,4 @@ class Vmdbk:
         self.loading = False  # a loading user when it last left the dispatch list
         self.faults_at_add = 0  # page_faults and tcpu_s when it entered the dispatch list
         self.tcpu_at_add = 0.0
+        self.reorder_until = 0.0  # CP is reordering its pages until then: it may not run

@@ -17,10 +17,13 @@ from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
 from .streamer import LinuxStreamer
 from .vdisk_format import VdiskFormatter
+from .virstor import ApacheServer, Virstor
 
 __all__ = [
     "WORKLOADS",
     "BatchJob",
+    "ApacheServer",
+    "Virstor",
     "CmsCopyfile",
     "CmsLight",
     "Compute",
@@ -53,4 +56,6 @@ WORKLOADS = {
     "batch_job": BatchJob,
     "linux_db_client": LinuxDbClient,
     "linux_stream": LinuxStreamer,
+    "virstor": Virstor,
+    "apache": ApacheServer,
 }

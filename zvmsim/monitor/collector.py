@@ -27,6 +27,7 @@ from collections.abc import Generator, Iterable
 from typing import TYPE_CHECKING
 
 from ..cp.dispatch import Processors
+from ..cp.scheduler import LOADING_FAULTS
 from ..cp.sxs import sxs_usage
 from ..cp.vmdbk import DM, STATES, Vmdbk
 from .channels import ChannelSampler
@@ -47,12 +48,14 @@ from .records import (
     MRSCLDDL,
     MRSTOASI,
     MRSTOATC,
+    MRSTORSG,
     MRSYTCUG,
     MRSYTCUP,
     MRSYTRSG,
     MRSYTSXG,
     MRSYTSYG,
     MRUSEACT,
+    MRUSEPAG,
     Record,
     domain_mask,
 )
@@ -91,6 +94,7 @@ class MonitorCollector:
         self._sys_cls = [0] * 7  # samples of users in Q0-Q3 and E1-E3
         self._user_cls = {u: [0] * 7 for u in machine.users}
         self._avail_hf = 0
+        self._lists_hf = [0, 0, 0, 0]  # z/VM 6.3 available lists: B2G/A2G singles/contigs
         storage = machine.storage
         self._spaces = {s.owner: s for s in storage.spaces if s.kind == "guest"} if storage else {}
         self._interval = 0
@@ -157,6 +161,10 @@ class MonitorCollector:
         self._sys_hf[2] += eligible
         if m.storage is not None:
             self._avail_hf += m.storage.available
+            lists = getattr(m.storage, "lists", None)
+            if lists is not None:
+                for i, n in enumerate(lists.free[0] + lists.free[1]):
+                    self._lists_hf[i] += n
         for vol in m.volumes.values():
             if vol.held:
                 addr = vol.base.addr
@@ -212,6 +220,8 @@ class MonitorCollector:
                 **{f"{name}{i + 1}": v for name in ("storbuf", "ldubuf", "dspbuf")
                    for i, v in enumerate(getattr(srm, name))},
                 **{f"ets_q{i + 1}_us": _us(v) for i, v in enumerate(srm.ets_s)},
+                loading_faults=LOADING_FAULTS,
+                loading_capacity=m.scheduler.exposures,
             )
         )  # fmt: skip
         subchannels = _subchannels(r.addr for v in m.volumes.values() for r in v.exposures)
@@ -301,6 +311,80 @@ class MonitorCollector:
             io=usage.io,
         )
 
+    def _storage63_records(self, tod: int) -> list[Record]:
+        """Per-user page activity (both releases) and, on z/VM 6.3, the aging list
+        and the available lists by request type."""
+        storage = self.machine.storage
+        out: list[Record] = []
+        agelist = getattr(storage, "agelist", None)
+        if agelist is not None:
+            lists = storage.lists  # type: ignore[union-attr]
+            names = ("b2g_sing", "b2g_cont", "a2g_sing", "a2g_cont")
+            flat = lambda rows: dict(zip(names, rows[0] + rows[1], strict=True))  # noqa: E731
+            spaces = storage.spaces  # type: ignore[union-attr]
+            out.append(
+                MRSTORSG(
+                    tod=tod,
+                    agelist_target=agelist.target,
+                    agelist_pages=agelist.pages,
+                    agelist_written=agelist.written,
+                    early_writes=int(agelist.early_writes),
+                    agelist_pct_x100=round(agelist.target * 10000 / storage.frames),  # type: ignore[union-attr]
+                    pushed=agelist.pushed,
+                    reval_written=agelist.reval_written,
+                    reval_unwritten=agelist.reval_unwritten,
+                    ready=agelist.ready,
+                    not_ready=agelist.not_ready,
+                    early=agelist.early,
+                    visits=storage.visits,  # type: ignore[union-attr]
+                    inval=sum(s.inval for s in spaces),
+                    reval=sum(s.reval for s in spaces),
+                    **{f"free_{k}": v for k, v in flat(lists.free).items()},
+                    **{f"hf_{k}": v for k, v in zip(names, self._lists_hf, strict=True)},
+                    **{f"req_{k}": v for k, v in flat(lists.requests).items()},
+                    **{f"ret_{k}": v for k, v in flat(lists.returns).items()},
+                    **{f"empty_{k}": v for k, v in flat(lists.empty).items()},
+                    sing_low=storage.low,  # type: ignore[union-attr]
+                    cont_low=storage.contig_low,  # type: ignore[union-attr]
+                    cont_protect=storage.contig_protect,  # type: ignore[union-attr]
+                    table_scans=storage.table_scans,  # type: ignore[union-attr]
+                    cp_frames=storage.cp_frames,  # type: ignore[union-attr]
+                )
+            )
+        if agelist is None and getattr(storage, "reorder_rnd", None) is None:
+            return out  # neither 6.3 nor page reorder: nothing to say per user
+        for userid, space in self._spaces.items():
+            out.append(
+                MRUSEPAG(
+                    tod=tod,
+                    userid=userid,
+                    inst=space.inst,
+                    relse=0,
+                    inval=space.inval,
+                    reval=space.reval,
+                    ready=space.ready,
+                    not_ready=space.not_ready,
+                    page_reads=space.page_reads,
+                    page_writes=space.page_writes,
+                    x_to_ms=space.x_to_ms,
+                    ms_to_x=space.ms_to_x,
+                    early=space.early,
+                    reorders=space.reorders,
+                    reorder_us=_us(space.reorder_s),
+                    pages=space.pages,
+                    instantiated=space.pages - space.untouched,
+                    reserved=space.reserved,
+                    wss=space.wss,
+                    resident=space.resident,
+                    ibr=space.ibr,
+                    pnr=space.pnr,
+                    aged=space.aged,
+                    xstor=space.xstor,
+                    dasd=space.dasd + space.moving,
+                )
+            )
+        return out
+
     def _sample_set(self) -> None:
         first = len(self.data.records)
         self._write_sample_set()
@@ -379,6 +463,7 @@ class MonitorCollector:
                         hf_queued=self._held_hf.get(pv.volume.base.addr, 0),
                     )
                 )
+            out.extend(self._storage63_records(tod))
             for space in storage.spaces:
                 out.append(
                     MRSTOASI(

@@ -49,6 +49,8 @@ __all__ = [
     "MRSYTSXG",
     "MRSYTSYG",
     "MRUSEACT",
+    "MRSTORSG",
+    "MRUSEPAG",
     "Record",
     "decode",
     "domain_mask",
@@ -286,6 +288,8 @@ class MRMTRSCH(Record):
     ets_q1_us: int = _gauge()
     ets_q2_us: int = _gauge()
     ets_q3_us: int = _gauge()
+    loading_faults: int = _gauge()  # page faults per dispatch slice that make a loading user
+    loading_capacity: int = _gauge()  # paging exposures LDUBUF is a share of
 
 
 @dataclass(frozen=True, slots=True)
@@ -710,6 +714,104 @@ class MRIODHSK(Record):
     msgs_in: int = 0
     bytes_out: int = 0
     bytes_in: int = 0
+# ---- z/VM 6.3 storage management (sample) -----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MRSTORSG(Record):
+    """D3 R1 — real storage management (global), z/VM 6.3: aging list and available lists.
+
+    The global aging list (its target and current size, the pages on it with a
+    current copy on DASD, what was pushed, revalidated, reclaimed and written
+    early) and the available lists below and above 2 GB, singles and
+    contigs: frames free (gauges, and summed over high-frequency samples),
+    frames requested, returned, and the times a list was found empty.
+    """
+
+    DOMAIN = 3
+    NUMBER = 1
+    tod: int
+    agelist_target: int = _gauge()
+    agelist_pages: int = _gauge()
+    agelist_written: int = _gauge()  # with a current copy on DASD: ready to reclaim
+    early_writes: int = _gauge()  # 1: early writes are on
+    agelist_pct_x100: int = _gauge()  # SET AGELIST, hundredths of a percent of DPA
+    pushed: int = 0
+    reval_written: int = 0  # revalidated off the list after an early write (wasted)
+    reval_unwritten: int = 0
+    ready: int = 0  # reclaims that needed no write
+    not_ready: int = 0  # reclaims that waited for a write
+    early: int = 0  # pages written early
+    visits: int = 0  # demand-scan visits of a user
+    inval: int = 0  # trial invalidations
+    reval: int = 0  # revalidations (any invalid-but-resident page touched)
+    free_b2g_sing: int = _gauge()
+    free_b2g_cont: int = _gauge()
+    free_a2g_sing: int = _gauge()
+    free_a2g_cont: int = _gauge()
+    hf_b2g_sing: int = 0  # free frames summed over high-frequency samples
+    hf_b2g_cont: int = 0
+    hf_a2g_sing: int = 0
+    hf_a2g_cont: int = 0
+    req_b2g_sing: int = 0  # frames given to singles/contigs requests from each side
+    req_b2g_cont: int = 0
+    req_a2g_sing: int = 0
+    req_a2g_cont: int = 0
+    ret_b2g_sing: int = 0  # frames returned to each list
+    ret_b2g_cont: int = 0
+    ret_a2g_sing: int = 0
+    ret_a2g_cont: int = 0
+    empty_b2g_sing: int = 0  # times a request found the list empty
+    empty_b2g_cont: int = 0
+    empty_a2g_sing: int = 0
+    empty_a2g_cont: int = 0
+    sing_low: int = _gauge()  # singles low threshold (frames)
+    cont_low: int = _gauge()  # contigs low threshold
+    cont_protect: int = _gauge()  # frames a singles request must leave on the contigs lists
+    table_scans: int = 0  # frame-table scans (the below-2 GB lists ran empty)
+    cp_frames: int = _gauge()  # frames CP holds for page-table blocks
+
+
+@dataclass(frozen=True, slots=True)
+class MRUSEPAG(Record):
+    """D4 R30 (ours) — one user's page activity and residency (CP carries these in D4 R3).
+
+    Transitions (instantiations, releases, trial invalidations,
+    revalidations), reclaims ready and not ready, page movements (DASD reads
+    and writes, XSTORE in and out, early writes) and page reorders (z/VM 6.2),
+    cumulative; and where its pages are now: instantiated, reserved, valid,
+    invalid but resident in its own list (UFO), read but not referenced
+    (PNR), on the global aging list, in XSTORE and on DASD.
+    """
+
+    DOMAIN = 4
+    NUMBER = 30
+    KEY = "userid"
+    tod: int
+    userid: str = _char(8)
+    inst: int = 0
+    relse: int = 0
+    inval: int = 0
+    reval: int = 0
+    ready: int = 0
+    not_ready: int = 0
+    page_reads: int = 0
+    page_writes: int = 0
+    x_to_ms: int = 0
+    ms_to_x: int = 0
+    early: int = 0
+    reorders: int = 0
+    reorder_us: int = 0
+    pages: int = _gauge()  # base address space size
+    instantiated: int = _gauge()
+    reserved: int = _gauge()
+    wss: int = _gauge()
+    resident: int = _gauge()
+    ibr: int = _gauge()
+    pnr: int = _gauge()
+    aged: int = _gauge()
+    xstor: int = _gauge()
+    dasd: int = _gauge()
 
 
 RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
@@ -741,6 +843,8 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRIODCST,
         MRIODLNK,
         MRIODHSK,
+        MRSTORSG,
+        MRUSEPAG,
     )
 }
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from ..errors import ZvmsimError
+from .agellog import FCX296, FCX297
+from .availlists import FCX294, FCX295
 from .cache import FCX111, FCX177
 from .ceclog import CECLOG
 from .channel import FCX161, FCX215
@@ -24,6 +26,8 @@ from .sxs import FCX264
 from .system import FCX225
 from .txn import TXN
 from .upage import FCX113, FCX163
+from .upgact import FCX290, FCX291
+from .upgutl import FCX292, FCX293
 from .user import FCX112, FCX114, FCX164
 from .userlog import FCX162
 from .vdisk import FCX147
@@ -70,6 +74,14 @@ REPORTS: dict[str, ReportSpec] = {
             TXN,
             FCX231,
             CECLOG,
+            FCX290,
+            FCX291,
+            FCX292,
+            FCX293,
+            FCX294,
+            FCX295,
+            FCX296,
+            FCX297,
         ),
         key=lambda spec: spec.fcx,
     )

@@ -16,6 +16,7 @@ from .reduce import Interval, RunData
 from .render import Column
 from .report import ReportSpec
 from .storage import frames_available, storage_log
+from .zvm63 import note_frame, release_note, table_or_note
 
 __all__ = ["FCX254", "FCX259"]
 
@@ -50,12 +51,20 @@ def _demand(iv: Interval) -> dict:
 
 
 def build_availlog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
-    """FCX254 rows: the available list per interval."""
-    return storage_log(intervals, _avail, [c.key for c in FCX254.columns])
+    """FCX254 rows: the available list per interval (not for z/VM 6.3 data)."""
+    keys = [c.key for c in FCX254.columns]
+    note = release_note(run, "FCX254", "AVAILLOG", wanted_63=False)
+    if note:
+        return note_frame(keys, note)
+    return storage_log(intervals, _avail, keys)
 
 
 def build_demndlog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
-    """FCX259 rows: demand-scan requests and the share of frames from each pass."""
+    """FCX259 rows: demand-scan requests and the share of frames from each pass
+    (not for z/VM 6.3 data: its demand scan has no passes)."""
+    note = release_note(run, "FCX259", "DEMNDLOG", wanted_63=False)
+    if note:
+        return note_frame(DEMNDLOG_KEYS, note)
     return storage_log(intervals, _demand, DEMNDLOG_KEYS)
 
 
@@ -72,6 +81,17 @@ DEMNDLOG_KEYS = [
 
 _END = Column("interval_end", ("Interval", "End Time"), 8, "s", left=True)
 
+_AVAIL_GROUPS = "         <---- Available List --->  Times < Demand Scan ->"
+_AVAIL_COLUMNS = [
+    _END,
+    Column("frames_available", ("", "Avail"), 9, "i"),
+    Column("low_threshold", ("Low", "Thresh"), 7, "i"),
+    Column("high_threshold", ("High", "Thresh"), 7, "i"),
+    Column("times_empty", ("Empty", "/s"), 6, "2"),
+    Column("scans", ("Scans", "/s"), 7, "2"),
+    Column("frames_taken", ("Frames", "/s"), 8, "r"),
+]
+
 FCX254 = ReportSpec(
     fcx="FCX254",
     name="AVAILLOG",
@@ -79,17 +99,21 @@ FCX254 = ReportSpec(
     build=build_availlog,
     by_time=True,
     aliases=("AVAILLOG",),
-    groups="         <---- Available List --->  Times < Demand Scan ->",
-    columns=[
-        _END,
-        Column("frames_available", ("", "Avail"), 9, "i"),
-        Column("low_threshold", ("Low", "Thresh"), 7, "i"),
-        Column("high_threshold", ("High", "Thresh"), 7, "i"),
-        Column("times_empty", ("Empty", "/s"), 6, "2"),
-        Column("scans", ("Scans", "/s"), 7, "2"),
-        Column("frames_taken", ("Frames", "/s"), 8, "r"),
-    ],
+    groups=_AVAIL_GROUPS,
+    columns=_AVAIL_COLUMNS,
+    body=table_or_note(_AVAIL_COLUMNS, _AVAIL_GROUPS),
 )
+
+_DEMAND_GROUPS = "         <---- Frames/s --->   Scans <- % of Frames Taken ->"
+_DEMAND_COLUMNS = [
+    _END,
+    Column("frames_needed", ("", "Needed"), 9, "r"),
+    Column("frames_taken", ("", "Taken"), 9, "r"),
+    Column("scans", ("", "/s"), 7, "2"),
+    Column("pct_pass1", ("", "Pass 1"), 7, "1"),
+    Column("pct_pass2", ("", "Pass 2"), 7, "1"),
+    Column("pct_emergency", ("", "Emerg"), 7, "1"),
+]
 
 FCX259 = ReportSpec(
     fcx="FCX259",
@@ -98,14 +122,7 @@ FCX259 = ReportSpec(
     build=build_demndlog,
     by_time=True,
     aliases=("DEMNDLOG",),
-    groups="         <---- Frames/s --->   Scans <- % of Frames Taken ->",
-    columns=[
-        _END,
-        Column("frames_needed", ("", "Needed"), 9, "r"),
-        Column("frames_taken", ("", "Taken"), 9, "r"),
-        Column("scans", ("", "/s"), 7, "2"),
-        Column("pct_pass1", ("", "Pass 1"), 7, "1"),
-        Column("pct_pass2", ("", "Pass 2"), 7, "1"),
-        Column("pct_emergency", ("", "Emerg"), 7, "1"),
-    ],
+    groups=_DEMAND_GROUPS,
+    columns=_DEMAND_COLUMNS,
+    body=table_or_note(_DEMAND_COLUMNS, _DEMAND_GROUPS),
 )

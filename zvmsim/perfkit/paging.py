@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .reduce import Interval, RunData
-from .render import Column
+from .render import Column, table
 from .report import ReportSpec, by_time_rows
 
 __all__ = ["FCX109", "FCX143", "paging_rates"]
@@ -67,9 +67,26 @@ def paging_rates(iv: Interval) -> dict:
     }
 
 
+def _rates63(iv: Interval) -> dict:
+    """z/VM 6.3's additions: pages written early, and revalidations (faults with no I/O)."""
+    return {
+        **paging_rates(iv),
+        "early_writes": iv.storage63.get("early", 0) / iv.seconds,
+        "revalidations": iv.storage63.get("reval", 0) / iv.seconds,
+    }
+
+
 def build_pagelog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
     """FCX143 rows: the >>Mean>> row, then one row per interval."""
+    if any(iv.storage63 for iv in intervals):
+        return pd.DataFrame(by_time_rows(intervals, _rates63))
     return pd.DataFrame(by_time_rows(intervals, paging_rates))
+
+
+def _pagelog_text(frame: pd.DataFrame) -> list[str]:
+    if "early_writes" in frame:
+        return table(frame, _PAGELOG_COLUMNS + _PAGELOG_63, _PAGELOG_GROUPS + _PAGELOG_GROUPS_63)
+    return table(frame, _PAGELOG_COLUMNS, _PAGELOG_GROUPS)
 
 
 FCX109 = ReportSpec(
@@ -94,6 +111,22 @@ FCX109 = ReportSpec(
     ],
 )
 
+_PAGELOG_GROUPS = "          <---- Paging to DASD ---->  <------ Expanded Storage ------>"
+_PAGELOG_COLUMNS = [
+    Column("interval_end", ("Interval", "End Time"), 8, "s", left=True),
+    Column("dasd_reads", ("Reads", "/s"), 7, "r"),
+    Column("dasd_writes", ("Write", "/s"), 7, "r"),
+    Column("dasd_total", ("Total", "/s"), 7, "r"),
+    Column("xstore_in", ("X>MS", "/s"), 8, "r"),
+    Column("xstore_out", ("MS>X", "/s"), 8, "r"),
+    Column("xstore_migrate", ("X>DS", "/s"), 8, "r"),
+]
+_PAGELOG_GROUPS_63 = " <--- z/VM 6.3 --->"
+_PAGELOG_63 = [
+    Column("early_writes", ("Early", "Write/s"), 8, "r"),
+    Column("revalidations", ("Reval", "/s"), 8, "r"),
+]
+
 FCX143 = ReportSpec(
     fcx="FCX143",
     name="PAGELOG",
@@ -101,14 +134,7 @@ FCX143 = ReportSpec(
     build=build_pagelog,
     by_time=True,
     aliases=("PAGELOG",),
-    groups="          <---- Paging to DASD ---->  <------ Expanded Storage ------>",
-    columns=[
-        Column("interval_end", ("Interval", "End Time"), 8, "s", left=True),
-        Column("dasd_reads", ("Reads", "/s"), 7, "r"),
-        Column("dasd_writes", ("Write", "/s"), 7, "r"),
-        Column("dasd_total", ("Total", "/s"), 7, "r"),
-        Column("xstore_in", ("X>MS", "/s"), 8, "r"),
-        Column("xstore_out", ("MS>X", "/s"), 8, "r"),
-        Column("xstore_migrate", ("X>DS", "/s"), 8, "r"),
-    ],
+    groups=_PAGELOG_GROUPS,
+    columns=_PAGELOG_COLUMNS,
+    body=_pagelog_text,
 )

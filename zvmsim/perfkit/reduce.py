@@ -35,6 +35,7 @@ from ..monitor.records import (
     MRPRCPRP,
     MRSTOASI,
     MRSTOATC,
+    MRSTORSG,
     MRSYTCUG,
     MRSYTCUP,
     MRSYTEPM,
@@ -42,6 +43,7 @@ from ..monitor.records import (
     MRSYTSXG,
     MRSYTSYG,
     MRUSEACT,
+    MRUSEPAG,
     Record,
 )
 from ..monitor.stream import MonitorData
@@ -75,6 +77,8 @@ class Interval:
     vswitches: dict[str, Counters] = field(default_factory=dict)  # VSWITCHes, by name
     links: dict[str, Counters] = field(default_factory=dict)  # minidisk links, by link
     hipersockets: dict[str, Counters] = field(default_factory=dict)  # IQD CHPIDs, by CHPID
+    storage63: Counters = field(default_factory=dict)  # z/VM 6.3 aging and available lists
+    upag: dict[str, Counters] = field(default_factory=dict)  # user page activity, by userid
 
 
 @dataclass
@@ -117,6 +121,7 @@ _SAMPLED: dict[type[Record], str] = {
     MRIODVSW: "vswitches",
     MRIODLNK: "links",
     MRIODHSK: "hipersockets",
+    MRUSEPAG: "upag",
 }
 _GROUPS = (
     "cpus",
@@ -132,6 +137,7 @@ _GROUPS = (
     "vswitches",
     "links",
     "hipersockets",
+    "upag",
 )
 _DESCRIBED = (
     MRSYTEPM,
@@ -141,7 +147,13 @@ _DESCRIBED = (
 
 
 def _empty_set() -> dict:
-    return {"system": None, "storage": None, "sxs": None, **{g: {} for g in _GROUPS}}
+    return {
+        "system": None,
+        "storage": None,
+        "sxs": None,
+        "storage63": None,
+        **{g: {} for g in _GROUPS},
+    }
 
 
 def _delta(new: Record, old: Record | None, where: str) -> Counters:
@@ -192,6 +204,8 @@ def reduce(data: MonitorData) -> RunData:
             current["storage"] = rec
         elif kind is MRSYTSXG:
             current["sxs"] = rec
+        elif kind is MRSTORSG:
+            current["storage63"] = rec
         elif kind is MRIODCST:
             cache_status[rec.rdev] = rec
         elif kind in _SAMPLED:
@@ -224,6 +238,8 @@ def reduce(data: MonitorData) -> RunData:
             iv.storage = _delta(new["storage"], old["storage"], "storage")
         if new["sxs"] is not None:
             iv.sxs = _delta(new["sxs"], old["sxs"], "the system execution space")
+        if new["storage63"] is not None:
+            iv.storage63 = _delta(new["storage63"], old["storage63"], "storage management")
         for group in _GROUPS:
             for key, rec in new[group].items():
                 getattr(iv, group)[key] = _delta(rec, old[group].get(key), key)
@@ -260,6 +276,7 @@ def merge(intervals: list[Interval], mean_gauges: bool = False) -> Interval:
         _add(out.system, iv.system, _GAUGES)
         _add(out.storage, iv.storage, _GAUGES)
         _add(out.sxs, iv.sxs, _GAUGES)
+        _add(out.storage63, iv.storage63, _GAUGES)
         for group in _GROUPS:
             target = getattr(out, group)
             for key, counters in getattr(iv, group).items():
@@ -268,6 +285,7 @@ def merge(intervals: list[Interval], mean_gauges: bool = False) -> Interval:
         _mean_gauges(out.system, [(iv.seconds, iv.system) for iv in intervals])
         _mean_gauges(out.storage, [(iv.seconds, iv.storage) for iv in intervals])
         _mean_gauges(out.sxs, [(iv.seconds, iv.sxs) for iv in intervals])
+        _mean_gauges(out.storage63, [(iv.seconds, iv.storage63) for iv in intervals])
         for group in _GROUPS:
             for key, target in getattr(out, group).items():
                 parts = [(iv.seconds, getattr(iv, group).get(key)) for iv in intervals]
@@ -301,6 +319,8 @@ _GAUGES = {
         MRIODVSW,
         MRIODLNK,
         MRIODHSK,
+        MRSTORSG,
+        MRUSEPAG,
     )
     for f in fields(cls)
     if f.metadata.get("gauge")

@@ -25,8 +25,9 @@ class Column:
     """One printed column: DataFrame key, header lines, width and style.
 
     *style* is ``s`` (text), ``y`` (a flag: Yes/No), ``i`` (whole number),
-    ``1``/``2``/``3`` (fixed decimals) or ``r`` (rate: one decimal below 100,
-    whole above).
+    ``1``/``2``/``3`` (fixed decimals), ``r`` (rate: one decimal below 100,
+    whole above) or ``p`` (pages shown as bytes with a suffix, ``7787M``, as
+    Performance Toolkit shows storage for z/VM 6.3).
     """
 
     key: str
@@ -47,6 +48,8 @@ def fmt_number(value: Any, width: int, style: str) -> str:
     if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
         return "..."
     v = float(value)
+    if style == "p":
+        return _bytes(v * 4096, width)
     if style == "i":
         decimals = 0
     elif style == "r":
@@ -66,6 +69,16 @@ def fmt_number(value: Any, width: int, style: str) -> str:
             if len(text) <= width:
                 break
     return text
+
+
+def _bytes(value: float, width: int) -> str:
+    """Bytes with Perfkit's suffix, at most four digits: ``0``, ``24K``, ``7787M``."""
+    if value < 1:
+        return "0"
+    for suffix, scale in (("", 1), ("K", 2**10), ("M", 2**20), ("G", 2**30), ("T", 2**40)):
+        if value / scale < 9999.5 or suffix == "T":
+            return f"{value / scale:.0f}{suffix}"
+    return ""  # pragma: no cover - the loop always returns
 
 
 def header(

@@ -67,6 +67,14 @@ def build_sysset(run: RunData, intervals: list[Interval], user: str | None) -> p
             row[f"{key}{i}"] = getattr(srm, f"{key}{i}") if srm else float("nan")
     for i in (1, 2, 3):
         row[f"ets_q{i}_ms"] = getattr(srm, f"ets_q{i}_us") / 1000 if srm else float("nan")
+    # a loading user takes this many page faults per dispatch slice; LDUBUF is a
+    # share of the loading capacity (the paging exposures): 0.85 x 47 = 39.95 users
+    row["loading_faults"] = srm.loading_faults if srm else float("nan")
+    row["loading_capacity"] = srm.loading_capacity if srm else float("nan")
+    for i in (1, 2, 3):
+        row[f"loading_users{i}"] = (
+            getattr(srm, f"ldubuf{i}") / 100.0 * srm.loading_capacity if srm else float("nan")
+        )
     return pd.DataFrame([row])
 
 
@@ -85,6 +93,20 @@ def _sysset_text(frame: pd.DataFrame) -> list[str]:
             [Item(f"ets_q{i}_ms", f"Q{i} elapsed time slice", "i", "ms") for i in (1, 2, 3)],
         )
     )
+    if "loading_faults" in row:
+        sections.append(
+            (
+                "Loading users (LDUBUF):",
+                [
+                    Item("loading_faults", "Loading user", "i", "Pgrd / T-slice"),
+                    Item("loading_capacity", "Loading capacity", "i", "Paging expos."),
+                    *[
+                        Item(f"loading_users{i}", f"Loading users allowed, class {i}", "2", "")
+                        for i in (1, 2, 3)
+                    ],
+                ],
+            )
+        )
     return labelled(row, sections)
 
 

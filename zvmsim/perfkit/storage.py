@@ -95,13 +95,46 @@ def build_storage(run: RunData, intervals: list[Interval], user: str | None) -> 
         "xstore_migrate": st["migrated"] / secs,
         **{k: paging[k] for k in ("xstore_in", "xstore_out", "dasd_reads", "dasd_writes")},
     }
+    if iv.storage63:  # z/VM 6.3: the aging list and the available lists by type
+        row.update(storage63_summary(iv))
+        keys += [it.key for _, items in _SECTIONS_63 for it in items]
     return pd.DataFrame([row], columns=keys)
+
+
+def storage63_summary(iv: Interval) -> dict:
+    """FCX103's z/VM 6.3 figures: the aging list, trial invalidation, the lists by type."""
+    s63, secs = iv.storage63, iv.seconds
+    n = iv.storage.get("hf_samples", 0)
+
+    def free(name: str) -> float:
+        return s63[f"hf_{name}"] / n if n else float(s63[f"free_{name}"])
+
+    return {
+        "agelist_target": s63["agelist_target"],
+        "agelist_pages": s63["agelist_pages"],
+        "agelist_ready": s63["agelist_written"],
+        "early_writes_on": "Yes" if s63["early_writes"] >= 0.5 else "No",
+        "ibr_pages": sum(u.get("ibr", 0) + u.get("pnr", 0) for u in iv.upag.values()),
+        "inval_rate": s63["inval"] / secs,
+        "reval_rate": s63["reval"] / secs,
+        "ready_rate": s63["ready"] / secs,
+        "not_ready_rate": s63["not_ready"] / secs,
+        "early_rate": s63["early"] / secs,
+        "free_a2g": free("a2g_sing") + free("a2g_cont"),
+        "free_b2g": free("b2g_sing") + free("b2g_cont"),
+        "cp_frames": s63["cp_frames"],
+    }
 
 
 def _storage_text(frame: pd.DataFrame) -> list[str]:
     if frame.empty:
         return ["No real-storage data in the monitor records."]
-    return labelled(frame.iloc[0].to_dict(), _SECTIONS)
+    row = frame.iloc[0].to_dict()
+    if "agelist_target" not in row:
+        return labelled(row, _SECTIONS)
+    # z/VM 6.3: no passes, no reorder; the aging list and the lists by request type
+    sections = [sec for sec in _SECTIONS if sec[0] != "Available list management:"]
+    return labelled(row, sections[:1] + _SECTIONS_63 + sections[1:])
 
 
 def build_auxlog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
@@ -154,6 +187,36 @@ _SECTIONS = [
             Item("pct_slots_used", "Page slots in use", "1", "%"),
             Item("dasd_reads", "Page reads from DASD", "r", "/s"),
             Item("dasd_writes", "Page writes to DASD", "r", "/s"),
+        ],
+    ),
+]
+
+_SECTIONS_63 = [
+    (
+        "Available list management (z/VM 6.3):",
+        [
+            Item("low_threshold", "Singles low threshold", "i", "frames"),
+            Item("high_threshold", "Singles high threshold", "i", "frames"),
+            Item("free_a2g", "Frames available above 2G (mean)", "i", "frames"),
+            Item("free_b2g", "Frames available below 2G (mean)", "i", "frames"),
+            Item("times_empty", "Times a request found no frame", "2", "/s"),
+            Item("scans", "Demand scans", "2", "/s"),
+            Item("cp_frames", "Frames in CP page-table blocks", "i", "frames"),
+        ],
+    ),
+    (
+        "Global aging list (z/VM 6.3):",
+        [
+            Item("agelist_target", "Target size", "i", "frames"),
+            Item("agelist_pages", "Current size", "i", "frames"),
+            Item("agelist_ready", "  ready to reclaim (copy on DASD)", "i", "frames"),
+            Item("early_writes_on", "Early writes", "s", ""),
+            Item("ibr_pages", "Invalid but resident in users' lists", "i", "pages"),
+            Item("inval_rate", "Trial invalidations", "r", "/s"),
+            Item("reval_rate", "Revalidations", "r", "/s"),
+            Item("ready_rate", "Frames reclaimed ready", "r", "/s"),
+            Item("not_ready_rate", "Frames reclaimed not ready", "r", "/s"),
+            Item("early_rate", "Pages written early", "r", "/s"),
         ],
     ),
 ]
