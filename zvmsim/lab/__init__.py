@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..perfkit.qdasd import query_dasd_details, query_pinned
+from .calculators import loading_capacity, paging_space, paging_space_for, reorder_delay
 from .checklist import checklist_text, duress_checklist
 from .dashboard import (
     Dashboard,
@@ -38,4 +39,8 @@ __all__ = [
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
+    "loading_capacity",
+    "paging_space",
+    "paging_space_for",
+    "reorder_delay",
 ]
