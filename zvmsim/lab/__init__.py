@@ -10,11 +10,13 @@ from .dashboard import (
     dashboard,
     emergency_scan_dashboard,
     grinch_dashboard,
+    memory63_dashboard,
     paging_difficulties_dashboard,
     pav_mdc_dashboard,
     thrasher_dashboard,
     undersized_dashboard,
 )
+from .frameflow import frame_flow, frame_flow_plot
 from .health import health_check, health_text
 from .healthboard import HealthBoard, health_dashboard
 from .history import compare_runs, load_run, save_run
@@ -43,4 +45,7 @@ __all__ = [
     "paging_space",
     "paging_space_for",
     "reorder_delay",
+    "memory63_dashboard",
+    "frame_flow",
+    "frame_flow_plot",
 ]

@@ -32,6 +32,7 @@ __all__ = [
     "emergency_scan_dashboard",
     "paging_difficulties_dashboard",
     "grinch_dashboard",
+    "memory63_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
@@ -41,8 +42,8 @@ _PRE = "<pre style='font-family: monospace; font-size: 12px; line-height: 1.25; 
 
 
 @lru_cache(maxsize=32)
-def _run(scenario: str, knobs: tuple, seed: int) -> RunData:
-    return reduce(simulate(scenario, dict(knobs), seed=seed))
+def _run(scenario: str, knobs: tuple, seed: int, duration: float | None = None) -> RunData:
+    return reduce(simulate(scenario, dict(knobs), seed=seed, duration=duration))
 
 
 def _qdasd_text(run: RunData) -> str:
@@ -72,8 +73,9 @@ def _view_text(
     codes: tuple[str, ...],
     extras: tuple[str, ...],
     user: str | None,
+    duration: float | None = None,
 ) -> str:
-    run = _run(scenario, knobs, seed)
+    run = _run(scenario, knobs, seed, duration)
     parts = [r.text for r in build_reports(run, *codes, user=user)]
     parts += [EXTRAS[name](run) for name in extras]
     return "\n\n".join(parts)
@@ -91,8 +93,10 @@ class Dashboard:
         knobs: dict[str, Any] | None = None,
         extras: tuple[str, ...] = (),
         user: str | None = None,
+        duration: float | None = None,
     ) -> None:
         self.scenario = load_scenario(scenario)
+        self.duration = duration  # seconds simulated (None: the scenario's own)
         self.user = user
         self.reports = tuple(reports)
         unknown = [name for name in extras if name not in EXTRAS]
@@ -107,8 +111,9 @@ class Dashboard:
         }
         self.status = widgets.HTML()
         self.output = widgets.HTML()
-        for control in self.controls.values():
-            control.observe(self._changed, names="value")
+        self._following = False  # while knobs follow another knob's new value
+        for name, control in self.controls.items():
+            control.observe(lambda change, name=name: self._changed(change, name), names="value")
         title = widgets.HTML(f"<b>{html.escape(self.scenario.title)}</b>")
         self.widget = widgets.VBox([title, *self.controls.values(), self.status, self.output])
         self.text = ""
@@ -125,7 +130,13 @@ class Dashboard:
             chosen = self.scenario.resolve(self.values())
             knobs = tuple(sorted(chosen.items()))
             self.text = _view_text(
-                self.scenario.name, knobs, self.seed, self.reports, self.extras, self.user
+                self.scenario.name,
+                knobs,
+                self.seed,
+                self.reports,
+                self.extras,
+                self.user,
+                self.duration,
             )
             self.error = ""
         except ZvmsimError as exc:
@@ -140,7 +151,17 @@ class Dashboard:
             self.status.value = f"<code>{html.escape(shown)}</code>"
         self.output.value = _PRE.format(html.escape(self.text))
 
-    def _changed(self, change: dict) -> None:
+    def _changed(self, change: dict, name: str = "") -> None:
+        if self._following:
+            return
+        follow = self.scenario.defaults_for(name, change["new"]) if name else {}
+        if follow:  # e.g. the release knob brings the storage that release had
+            self._following = True
+            try:
+                for key, value in follow.items():
+                    self.controls[key].value = value
+            finally:
+                self._following = False
         self.refresh()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict:
@@ -151,8 +172,9 @@ def dashboard(scenario: str, reports: list[str], **options: Any) -> Dashboard:
     """A dashboard for *scenario* showing *reports* (FCX numbers or names).
 
     Options as for :class:`Dashboard`: ``seed``, ``knobs`` (starting values),
-    ``extras`` (``("checklist",)``) and ``user`` (a userid or a pattern such as
-    ``LIN1*`` limiting per-user reports).
+    ``extras`` (``("checklist",)``), ``user`` (a userid or a pattern such as
+    ``LIN1*`` limiting per-user reports) and ``duration`` (seconds to simulate,
+    when the scenario's own window is too long for a dashboard).
     """
     return Dashboard(scenario, reports, **options)
 
@@ -203,3 +225,14 @@ def paging_difficulties_dashboard(seed: int = 1) -> Dashboard:
 def grinch_dashboard(seed: int = 1) -> Dashboard:
     """The Grinch case: pinned data on or off, the day; DEVICE, CACHEXT, USTAT and CP's answers."""
     return dashboard("grinch", ["FCX108", "FCX177", "FCX114"], seed=seed, extras=("qdasd",))
+
+
+def memory63_dashboard(seed: int = 1) -> Dashboard:
+    """z/VM 6.3 memory management: release, workload, storage, aging list, early writes.
+
+    Shows the system summary (FCX225), the transactions (TXN), the aging list
+    (FCX297), the demand scan (FCX296) and the users' pages (FCX292). Choosing
+    a release also sets the storage it was measured with.
+    """
+    reports = ["FCX225", "TXN", "FCX297", "FCX296", "FCX292"]
+    return dashboard("memory63", reports, seed=seed, duration=60)  # a shorter window
