@@ -111,8 +111,19 @@ def test_without_quickdsp_loading_users_form_a_longer_eligible_list_on_63() -> N
             {"workload": "apache-paging", "release": release}, **SHORT
         )
         run = reduce(Machine(config, seed=1).run())
-        lists[release] = zvmsim.report(run, "FCX145").frame.iloc[0]["users_elist"]
+        sched = zvmsim.report(run, "FCX145").frame.iloc[0]
+        lists[release] = sched["users_elist"]
     assert lists["6.3"] > 1.15 * lists["6.2"] and lists["6.2"] > 1
+    # 6.3's SCHEDLOG tells which of them are loading users: all of them, in E3
+    assert sched["loading_e3"] == pytest.approx(sched["users_elist"], rel=0.05)
+    assert "Ldg" in zvmsim.report(run, "FCX145").text
+
+
+def test_same_seed_same_bytes() -> None:
+    knobs = {"release": "6.3", "central_gb": 40.0}
+    first = zvmsim.simulate("memory63", knobs, duration=20, interval=10).to_bytes()
+    again = zvmsim.simulate("memory63", knobs, duration=20, interval=10).to_bytes()
+    assert first == again
 
 
 def test_set_reserved_keeps_a_guests_pages_on_63() -> None:

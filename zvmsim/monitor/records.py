@@ -266,6 +266,9 @@ class MRSYTSYG(Record):
     cls_e2: int = 0
     cls_e3: int = 0
     hf_loading: int = 0  # loading users found in the dispatch list, summed over samples
+    hf_loading_e1: int = 0  # loading users found in the eligible list as E1, E2, E3
+    hf_loading_e2: int = 0
+    hf_loading_e3: int = 0
 
 
 @dataclass(frozen=True, slots=True)
