@@ -174,6 +174,10 @@ TURNS: dict[str, Turn] = {
         "transport", "toggle", "osa", _number(r"^DBTXN\s+>>All<<\s+\S+\s+(\S+)"), "down",
         "OSA does not wait for the starved z/OS partition to be dispatched: faster transactions",
     ),
+    "10-memory63.ipynb": Turn(
+        "release", "toggle", "6.2", _number(r"^>>Mean>>\s+\S+\s+(\S+)"), "up",
+        "back on z/VM 6.2 the demand scan and reorder raise CP's share (T/V)",
+    ),
     "20-mystery-system.ipynb": Turn(
         "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
         "picking DEVICE shows the mystery system's device report",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..perfkit.qdasd import query_dasd_details, query_pinned
 from .bytime import by_time_plot
+from .calculators import loading_capacity, paging_space, paging_space_for, reorder_delay
 from .cecview import cec_view, cec_view_plot
 from .checklist import checklist_text, duress_checklist
 from .dashboard import (
@@ -12,12 +13,14 @@ from .dashboard import (
     emergency_scan_dashboard,
     grinch_dashboard,
     hipersockets_dashboard,
+    memory63_dashboard,
     paging_difficulties_dashboard,
     pav_mdc_dashboard,
     streaming_dashboard,
     thrasher_dashboard,
     undersized_dashboard,
 )
+from .frameflow import frame_flow, frame_flow_plot
 from .health import health_check, health_text
 from .healthboard import HealthBoard, health_dashboard
 from .history import compare_runs, load_run, save_run
@@ -59,4 +62,11 @@ __all__ = [
     "file_summary",
     "records_frame",
     "sets_frame",
+    "loading_capacity",
+    "paging_space",
+    "paging_space_for",
+    "reorder_delay",
+    "memory63_dashboard",
+    "frame_flow",
+    "frame_flow_plot",
 ]

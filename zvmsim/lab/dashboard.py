@@ -34,6 +34,7 @@ __all__ = [
     "grinch_dashboard",
     "hipersockets_dashboard",
     "streaming_dashboard",
+    "memory63_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
@@ -53,8 +54,8 @@ def _progress(done: float) -> None:
 
 
 @lru_cache(maxsize=32)
-def _run(scenario: str, knobs: tuple, seed: int) -> RunData:
-    return reduce(simulate(scenario, dict(knobs), seed=seed, progress=_progress))
+def _run(scenario: str, knobs: tuple, seed: int, duration: float | None = None) -> RunData:
+    return reduce(simulate(scenario, dict(knobs), seed=seed, duration=duration, progress=_progress))
 
 
 def _qdasd_text(run: RunData) -> str:
@@ -84,8 +85,9 @@ def _view_text(
     codes: tuple[str, ...],
     extras: tuple[str, ...],
     user: str | None,
+    duration: float | None = None,
 ) -> str:
-    run = _run(scenario, knobs, seed)
+    run = _run(scenario, knobs, seed, duration)
     parts = [r.text for r in build_reports(run, *codes, user=user)]
     parts += [EXTRAS[name](run) for name in extras]
     return "\n\n".join(parts)
@@ -103,8 +105,10 @@ class Dashboard:
         knobs: dict[str, Any] | None = None,
         extras: tuple[str, ...] = (),
         user: str | None = None,
+        duration: float | None = None,
     ) -> None:
         self.scenario = load_scenario(scenario)
+        self.duration = duration  # seconds simulated (None: the scenario's own)
         self.user = user
         self.reports = tuple(reports)
         unknown = [name for name in extras if name not in EXTRAS]
@@ -122,8 +126,9 @@ class Dashboard:
             value=0.0, min=0.0, max=1.0, description="simulating", layout={"display": "none"}
         )
         self.output = widgets.HTML()
-        for control in self.controls.values():
-            control.observe(self._changed, names="value")
+        self._following = False  # while knobs follow another knob's new value
+        for name, control in self.controls.items():
+            control.observe(lambda change, name=name: self._changed(change, name), names="value")
         title = widgets.HTML(f"<b>{html.escape(self.scenario.title)}</b>")
         self.widget = widgets.VBox(
             [title, *self.controls.values(), self.status, self.progress, self.output]
@@ -139,7 +144,13 @@ class Dashboard:
     def _view(self, knobs: tuple) -> str:
         """The text to show for *knobs* (sorted name, value pairs)."""
         return _view_text(
-            self.scenario.name, knobs, self.seed, self.reports, self.extras, self.user
+            self.scenario.name,
+            knobs,
+            self.seed,
+            self.reports,
+            self.extras,
+            self.user,
+            self.duration,
         )
 
     def refresh(self) -> None:
@@ -166,7 +177,17 @@ class Dashboard:
             self.status.value = f"<code>{html.escape(shown)}</code>"
         self.output.value = _PRE.format(html.escape(self.text))
 
-    def _changed(self, change: dict) -> None:
+    def _changed(self, change: dict, name: str = "") -> None:
+        if self._following:
+            return
+        follow = self.scenario.defaults_for(name, change["new"]) if name else {}
+        if follow:  # e.g. the release knob brings the storage that release had
+            self._following = True
+            try:
+                for key, value in follow.items():
+                    self.controls[key].value = value
+            finally:
+                self._following = False
         self.refresh()
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict:
@@ -177,8 +198,9 @@ def dashboard(scenario: str, reports: list[str], **options: Any) -> Dashboard:
     """A dashboard for *scenario* showing *reports* (FCX numbers or names).
 
     Options as for :class:`Dashboard`: ``seed``, ``knobs`` (starting values),
-    ``extras`` (``("checklist",)``) and ``user`` (a userid or a pattern such as
-    ``LIN1*`` limiting per-user reports).
+    ``extras`` (``("checklist",)``), ``user`` (a userid or a pattern such as
+    ``LIN1*`` limiting per-user reports) and ``duration`` (seconds to simulate,
+    when the scenario's own window is too long for a dashboard).
     """
     return Dashboard(scenario, reports, **options)
 
@@ -247,3 +269,14 @@ def streaming_dashboard(seed: int = 1) -> Dashboard:
     (FCX100) and what the VSWITCH carried (FCX240).
     """
     return dashboard("streaming", ["TXN", "FCX100", "FCX240"], seed=seed)
+
+
+def memory63_dashboard(seed: int = 1) -> Dashboard:
+    """z/VM 6.3 memory management: release, workload, storage, aging list, early writes.
+
+    Shows the system summary (FCX225), the transactions (TXN), the aging list
+    (FCX297), the demand scan (FCX296) and the users' pages (FCX292). Choosing
+    a release also sets the storage it was measured with.
+    """
+    reports = ["FCX225", "TXN", "FCX297", "FCX296", "FCX292"]
+    return dashboard("memory63", reports, seed=seed, duration=60)  # a shorter window

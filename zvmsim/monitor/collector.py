@@ -91,6 +91,7 @@ class MonitorCollector:
         self._dev_hf = {r.addr: [0, 0, 0] for v in machine.volumes.values() for r in v.exposures}
         self._held_hf: dict[str, int] = {}  # paging requests CP held per volume, summed
         self._sys_hf = [0, 0, 0, 0]  # samples, dispatch list, eligible list, loading
+        self._eload_hf = [0, 0, 0]  # loading users in the eligible list as E1, E2, E3
         self._sys_cls = [0] * 7  # samples of users in Q0-Q3 and E1-E3
         self._user_cls = {u: [0] * 7 for u in machine.users}
         self._avail_hf = 0
@@ -155,6 +156,8 @@ class MonitorCollector:
                 classes[klass] += 1
             eligible += vm.elisted
             loading += vm in in_dispatch and sched.is_loading(vm)
+            if vm.elisted and vm.loading:
+                self._eload_hf[max(vm.eclass, 1) - 1] += 1
         self._sys_hf[3] += loading
         self._sys_hf[0] += 1
         self._sys_hf[1] += dispatch
@@ -402,6 +405,9 @@ class MonitorCollector:
                 hf_eligible=self._sys_hf[2],
                 **_classes(self._sys_cls),
                 hf_loading=self._sys_hf[3],
+                hf_loading_e1=self._eload_hf[0],
+                hf_loading_e2=self._eload_hf[1],
+                hf_loading_e3=self._eload_hf[2],
             )
         )
         procs = m.processors

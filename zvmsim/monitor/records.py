@@ -267,6 +267,9 @@ class MRSYTSYG(Record):
     cls_e2: int = 0
     cls_e3: int = 0
     hf_loading: int = 0  # loading users found in the dispatch list, summed over samples
+    hf_loading_e1: int = 0  # loading users found in the eligible list as E1, E2, E3
+    hf_loading_e2: int = 0
+    hf_loading_e3: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -714,6 +717,8 @@ class MRIODHSK(Record):
     msgs_in: int = 0
     bytes_out: int = 0
     bytes_in: int = 0
+
+
 # ---- z/VM 6.3 storage management (sample) -----------------------------------
 
 

@@ -6,8 +6,11 @@ QUICKDSP users, Q1 to Q3 by how long they have been there) and in each
 class of the eligible list (E1 to E3), and how many of the dispatch list's
 users were loading users (paging heavily). The eligible list forming is the
 scheduler saying storage (STORBUF), the paging devices (LDUBUF) or the
-dispatch list's size (DSPBUF) will not take more users at once.
-SYSSET shows the SET SRM settings the scheduler worked with.
+dispatch list's size (DSPBUF) will not take more users at once. For z/VM
+6.3 data it also shows how many of the eligible list's users are loading
+users (held back by LDUBUF), which 6.3's faster paging makes more common.
+SYSSET shows the SET SRM settings the scheduler worked with, and the
+loading user's definition and the loading capacity LDUBUF divides.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from __future__ import annotations
 import pandas as pd
 
 from .reduce import Interval, RunData
-from .render import Column, Item, labelled
+from .render import Column, Item, labelled, table
 from .report import ReportSpec, by_time_rows
+from .zvm63 import is_zvm63
 
 __all__ = ["FCX145", "FCX154"]
 
@@ -33,10 +37,39 @@ def _row(iv: Interval) -> dict:
     return row
 
 
+def _row63(iv: Interval) -> dict:
+    """z/VM 6.3 adds the loading users among the eligible list's E1-E3 users."""
+    n = iv.system.get("hf_samples", 0)
+    row = _row(iv)
+    for i in (1, 2, 3):
+        row[f"loading_e{i}"] = iv.system.get(f"hf_loading_e{i}", 0) / n if n else float("nan")
+    return row
+
+
 def build_schedlog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
     """FCX145 rows: the >>Mean>> row, then one row per interval."""
+    if is_zvm63(run):
+        return pd.DataFrame(by_time_rows(intervals, _row63))
     return pd.DataFrame(by_time_rows(intervals, _row))
 
+
+def _schedlog_text(frame: pd.DataFrame) -> list[str]:
+    if "loading_e1" in frame:  # z/VM 6.3: which eligible-list users are loading users
+        columns = _SCHEDLOG_COLUMNS + [
+            Column(f"loading_e{i}", ("Ldg", f"E{i}"), 5, "2") for i in (1, 2, 3)
+        ]
+        return table(frame, columns, _SCHEDLOG_GROUPS + " <Loading E>")
+    return table(frame, _SCHEDLOG_COLUMNS, _SCHEDLOG_GROUPS)
+
+
+_SCHEDLOG_GROUPS = "         <------ Users in Dispatch List -----> <--- Eligible List --->"
+_SCHEDLOG_COLUMNS = [
+    Column("interval_end", ("Interval", "End Time"), 8, "s", left=True),
+    *[Column(f"users_{c}", ("", c.upper()), 7, "2") for c in CLASSES[:4]],
+    Column("users_elist", ("", "Total"), 6, "2"),
+    *[Column(f"users_{c}", ("", c.upper()), 6, "2") for c in CLASSES[4:]],
+    Column("users_loading", ("Loading", "Users"), 7, "2"),
+]
 
 FCX145 = ReportSpec(
     fcx="FCX145",
@@ -45,14 +78,9 @@ FCX145 = ReportSpec(
     build=build_schedlog,
     by_time=True,
     aliases=("SCHEDLOG",),
-    groups="         <------ Users in Dispatch List -----> <--- Eligible List --->",
-    columns=[
-        Column("interval_end", ("Interval", "End Time"), 8, "s", left=True),
-        *[Column(f"users_{c}", ("", c.upper()), 7, "2") for c in CLASSES[:4]],
-        Column("users_elist", ("", "Total"), 6, "2"),
-        *[Column(f"users_{c}", ("", c.upper()), 6, "2") for c in CLASSES[4:]],
-        Column("users_loading", ("Loading", "Users"), 7, "2"),
-    ],
+    groups=_SCHEDLOG_GROUPS,
+    columns=_SCHEDLOG_COLUMNS,
+    body=_schedlog_text,
 )
 
 KEYS = ("storbuf", "ldubuf", "dspbuf")
