@@ -187,3 +187,34 @@ def test_vdisk_pages_are_conserved_too(knobs) -> None:
     assert held + st.available == st.frames
     assert sum(s.xstor for s in st.spaces) == st.xstore_used <= st.xstore_pages
     assert sum(s.dasd + s.moving for s in st.spaces) <= st.paging.used
+
+
+def test_a_page_coming_in_from_xstore_is_not_migrated_by_the_scan_it_starts() -> None:
+    """Its frame may start a demand scan whose steals fill XSTORE and push its oldest
+    pages to DASD: the page on its way in must not be one of them."""
+    st = _storage(frames=40, xstore=10)
+    st.quiet = True
+    from zvmsim.cp.paging import PageVolume
+
+    class _Vol:  # a stand-in volume: only slots matter in quiet mode
+        in_flight = 0
+
+    st.paging = PagingDevices(simpy.Environment(), [PageVolume(_Vol(), 1000)], Vmdbk("SYSTEM"))  # type: ignore[arg-type]
+    old = _guest(st, "OLD", 50, DM, detailed=True)
+    new = _guest(st, "NEW", 50, DM, detailed=True)
+    for p in range(8):
+        st.touch(old.vm, old, p)  # type: ignore[arg-type]
+    assert st.steal(old, 8, False) == 8  # XSTORE now holds OLD's 8 pages, the oldest
+    page = 0
+    while st.available > st.low:  # NEW takes frames until the next one starts a scan
+        st.touch(new.vm, new, page)  # type: ignore[arg-type]
+        page += 1
+    coming = next(p for p in range(8) if old.table.loc[p] == XST)
+    st.touch(old.vm, old, coming)  # type: ignore[arg-type]
+    assert old.table.loc[coming] == RES
+    assert old.dasd > 0  # the scan did migrate OLD's other XSTORE pages
+    for space in st.spaces:
+        space.check()
+        assert space.table.loc.count(XST) == space.xstor
+        assert space.table.loc.count(DASD) == space.dasd
+    assert sum(sp.xstor for sp in st.spaces) == st.xstore_used

@@ -344,12 +344,15 @@ class Storage:
             space.referenced += 1
             return None
         if state == XST:
-            self.take_frames(1)
-            table.loc[page] = RES  # type: ignore[union-attr]
-            table.ref[page] = 1  # type: ignore[union-attr]
+            # out of XSTORE first: a demand scan started by take_frames may migrate
+            # XSTORE pages to DASD, and must not pick the one coming in
+            table.loc[page] = MOVING  # type: ignore[union-attr]
             space.xstor -= 1
             space.x_to_ms += 1
             self.xstore_used -= 1
+            self.take_frames(1)
+            table.loc[page] = RES  # type: ignore[union-attr]
+            table.ref[page] = 1  # type: ignore[union-attr]
             space.resident += 1
             space.referenced += 1
             user.pending_cp_s += self._pgin_s
