@@ -211,6 +211,17 @@ class Storage:
         self._page_out(space, taken, pages)
         return taken
 
+    def _into_xstore(self, space: Space, count: int) -> None:
+        """*count* pages of *space* are now in XSTORE, the newest in its age order."""
+        space.xstor += count
+        space.ms_to_x += count
+        self.xstore_used += count
+        age = self._xstore_age
+        if age and age[-1][0] is space:
+            age[-1][1] += count
+        else:
+            age.append([space, count])
+
     def _page_out(self, space: Space, count: int, pages: list[int] | None) -> None:
         if self.xstore_pages == 0:
             self._write_blocks(space, count, pages)
@@ -220,14 +231,7 @@ class Storage:
             # (not while replaying the history, which places pages without timing)
             batch = 0 if self.quiet else self.migrate_batch
             self._migrate(min(count - room + batch, self.xstore_used))
-        space.xstor += count
-        space.ms_to_x += count
-        self.xstore_used += count
-        age = self._xstore_age
-        if age and age[-1][0] is space:
-            age[-1][1] += count
-        else:
-            age.append([space, count])
+        self._into_xstore(space, count)
         self.processors.charge_system(self._pgout_s * count)
         if pages is not None:
             loc = space.table.loc  # type: ignore[union-attr]

@@ -256,14 +256,7 @@ class Storage63(Storage):
         room = self.xstore_pages - self.xstore_used
         if room < count:
             self._drop_xstore(count - room)
-        space.xstor += count
-        space.ms_to_x += count
-        self.xstore_used += count
-        age = self._xstore_age
-        if age and age[-1][0] is space:
-            age[-1][1] += count
-        else:
-            age.append([space, count])
+        self._into_xstore(space, count)
         if not self.quiet:
             self.processors.charge_system(self._pgout_s * count)
 
