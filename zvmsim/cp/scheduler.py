@@ -160,15 +160,17 @@ class Scheduler:
         if vm in self.dispatch or vm.elisted:
             return
         self._start_rotation()
-        vm.added_at = self.env.now
         if vm.quickdsp or (not self.eligible and self._fits(vm, klass)):
             self._enter(vm)
-            return
+        else:
+            self._to_eligible(vm, klass)
+
+    def _to_eligible(self, vm: Vmdbk, klass: int) -> None:
+        """*vm* waits at the back of the eligible list, expected to be of class *klass*."""
         vm.elisted = True
         vm.eclass = klass
         vm.state = EL
         self.eligible.append(vm)
-        self._start_rotation()
 
     def drop(self, vm: Vmdbk) -> None:
         """*vm* went idle: it leaves the dispatch list; waiting users may now fit."""
@@ -233,10 +235,7 @@ class Scheduler:
                     vm.slice_end = now + t3
                     continue
                 waiting = max(0, waiting - 1)
-                vm.elisted = True
-                vm.eclass = 3
-                vm.state = EL
-                self.eligible.append(vm)
+                self._to_eligible(vm, 3)
             self._admit_waiting()
             yield self.env.timeout(t1)
         self._rotating = False
