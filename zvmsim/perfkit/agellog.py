@@ -20,7 +20,7 @@ import pandas as pd
 from .reduce import Interval, RunData
 from .render import Column
 from .report import ReportSpec, by_time_rows
-from .zvm63 import note_frame, release_note, table_or_note
+from .zvm63 import note_frame, release_note
 
 __all__ = ["FCX296", "FCX297"]
 
@@ -131,7 +131,6 @@ FCX296 = ReportSpec(
     aliases=("STEALLOG",),
     groups=_STEAL_GROUPS,
     columns=_STEAL,
-    body=table_or_note(_STEAL, _STEAL_GROUPS),
 )
 
 FCX297 = ReportSpec(
@@ -143,5 +142,4 @@ FCX297 = ReportSpec(
     aliases=("AGELLOG",),
     groups=_AGEL_GROUPS,
     columns=_AGEL,
-    body=table_or_note(_AGEL, _AGEL_GROUPS),
 )

@@ -18,7 +18,7 @@ import pandas as pd
 from .reduce import Interval, RunData
 from .render import Column
 from .report import ReportSpec, by_time_rows
-from .zvm63 import note_frame, release_note, table_or_note
+from .zvm63 import note_frame, release_note
 
 __all__ = ["FCX294", "FCX295"]
 
@@ -101,7 +101,6 @@ FCX294 = ReportSpec(
     aliases=("AVLB2GLG",),
     groups=_GROUPS,
     columns=_COLUMNS,
-    body=table_or_note(_COLUMNS, _GROUPS),
 )
 
 FCX295 = ReportSpec(
@@ -113,5 +112,4 @@ FCX295 = ReportSpec(
     aliases=("AVLA2GLG",),
     groups=_GROUPS,
     columns=_COLUMNS,
-    body=table_or_note(_COLUMNS, _GROUPS),
 )

@@ -16,7 +16,7 @@ from .reduce import Interval, RunData
 from .render import Column
 from .report import ReportSpec
 from .storage import frames_available, storage_log
-from .zvm63 import note_frame, release_note, table_or_note
+from .zvm63 import note_frame, release_note
 
 __all__ = ["FCX254", "FCX259"]
 
@@ -101,7 +101,6 @@ FCX254 = ReportSpec(
     aliases=("AVAILLOG",),
     groups=_AVAIL_GROUPS,
     columns=_AVAIL_COLUMNS,
-    body=table_or_note(_AVAIL_COLUMNS, _AVAIL_GROUPS),
 )
 
 _DEMAND_GROUPS = "         <---- Frames/s --->   Scans <- % of Frames Taken ->"
@@ -124,5 +123,4 @@ FCX259 = ReportSpec(
     aliases=("DEMNDLOG",),
     groups=_DEMAND_GROUPS,
     columns=_DEMAND_COLUMNS,
-    body=table_or_note(_DEMAND_COLUMNS, _DEMAND_GROUPS),
 )

@@ -63,7 +63,13 @@ class ReportSpec:
         if user and self.by_time and self.per_user:
             name = f"{name} {user}"
         head = header(self.fcx, name, self.title, run.system, intervals[0].start, intervals[-1].end)
-        body = self.body(frame) if self.body else table(frame, self.columns, self.groups)
+        note = frame.attrs.get("note")  # the report is not produced for this data
+        if note:
+            body = [note]
+        elif self.body:
+            body = self.body(frame)
+        else:
+            body = table(frame, self.columns, self.groups)
         return Report(self.fcx, self.name, self.title, frame, "\n".join(head + body))
 
 

@@ -18,7 +18,7 @@ from .reduce import Interval, RunData, merge
 from .render import Column
 from .report import MEAN, ReportSpec, interval_label
 from .user import user_matches
-from .zvm63 import note_frame, release_note, table_or_note
+from .zvm63 import note_frame, release_note
 
 __all__ = ["FCX290", "FCX291", "activity", "mean_row"]
 
@@ -123,7 +123,6 @@ FCX290 = ReportSpec(
     aliases=("UPGACT",),
     groups=" " * 8 + _GROUP,
     columns=[_USERID, *_ACT],
-    body=table_or_note([_USERID, *_ACT], " " * 8 + _GROUP),
 )
 
 FCX291 = ReportSpec(
@@ -136,5 +135,4 @@ FCX291 = ReportSpec(
     aliases=("UPGACTLG",),
     groups=" " * 17 + _GROUP,
     columns=[_USERID, _END, *_ACT],
-    body=table_or_note([_USERID, _END, *_ACT], " " * 17 + _GROUP),
 )

@@ -18,7 +18,7 @@ from .reduce import Interval, RunData
 from .render import Column
 from .report import ReportSpec
 from .upgact import _users, mean_row, per_user_by_time
-from .zvm63 import note_frame, release_note, table_or_note
+from .zvm63 import note_frame, release_note
 
 __all__ = ["FCX292", "FCX293", "residency"]
 
@@ -90,7 +90,6 @@ FCX292 = ReportSpec(
     aliases=("UPGUTL",),
     groups=" " * 9 + _GROUP,
     columns=[_USERID, *_UTL],
-    body=table_or_note([_USERID, *_UTL], " " * 9 + _GROUP),
 )
 
 FCX293 = ReportSpec(
@@ -103,5 +102,4 @@ FCX293 = ReportSpec(
     aliases=("UPGUTLLG",),
     groups=" " * 18 + _GROUP,
     columns=[_USERID, _END, *_UTL],
-    body=table_or_note([_USERID, _END, *_UTL], " " * 18 + _GROUP),
 )

@@ -4,7 +4,8 @@ z/VM 6.3 rewrote storage management, and Performance Toolkit followed: the
 new screens FCX290-FCX297 describe 6.3's aging list, trial invalidation and
 available lists, and two old ones, FCX254 AVAILLOG and FCX259 DEMNDLOG, are
 no longer produced for 6.3 data. A report asked of data from the wrong
-release gives an empty frame and a one-line note instead of a table.
+release gives an empty frame carrying a one-line note, which the report
+prints instead of its table (see :meth:`ReportSpec.make`).
 """
 
 from __future__ import annotations
@@ -12,10 +13,8 @@ from __future__ import annotations
 import pandas as pd
 
 from .reduce import RunData
-from .render import Column, table
-from .report import Body
 
-__all__ = ["is_zvm63", "note_frame", "release_note", "table_or_note"]
+__all__ = ["is_zvm63", "note_frame", "release_note"]
 
 
 def _release(run: RunData) -> tuple[int, int]:
@@ -46,13 +45,3 @@ def note_frame(keys: list[str], note: str) -> pd.DataFrame:
     frame = pd.DataFrame(columns=keys)
     frame.attrs["note"] = note
     return frame
-
-
-def table_or_note(columns: list[Column], groups: str = "") -> Body:
-    """A body that prints the frame's note when it has one, else the table."""
-
-    def body(frame: pd.DataFrame) -> list[str]:
-        note = frame.attrs.get("note")
-        return [note] if note else table(frame, columns, groups)
-
-    return body
