@@ -205,13 +205,7 @@ class LinuxServer(Workload):
         tick = self.p["tick_s"]
         wss = space.wss
         # the hot set is touched every tick: missing hot pages come back in
-        missing = wss - space.resident
-        if missing > 0:
-            storage.first_touch_counted(space, min(missing, space.untouched))
-            storage.xstore_in_counted(vm, space, min(wss - space.resident, space.xstor))
-            while space.resident < wss and space.dasd:
-                yield from storage.read_counted(vm, space)
-        space.referenced = min(space.resident, max(space.referenced, wss))
+        yield from storage.keep_hot(vm, space)
         warm = int(self.p["warm_mb"] * PAGES_PER_MB)
         for _ in range(poisson(rnd, self.p["warm_touch_rate"] * tick) if warm else 0):
             if rnd.random() * warm < space.resident - wss:  # still resident
