@@ -29,16 +29,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {  # (case, knobs, column) -> wh
         "(about 0.40 against 0.75 IFL of virtual time); the simulation runs the "
         "'before' workload on the new configuration, about 29% busy"
     ),
-    ("grinch", "pinned_data=on", "resp_ms"): (
-        "the seed's 69 ms is what an M/M/1 queue gives at 65% busy and 24.5 ms of "
-        "service, i.e. service times as variable as an exponential's; a 3390's seek "
-        "plus rotation varies far less (coefficient of variation about 0.3), and the "
-        "users are a closed loop, so CP's queue waits about 14 ms, not 44: about 35 ms"
-    ),
-    ("grinch", "pinned_data=on", "req_qued"): (
-        "the same queueing as resp_ms: with low-variance drive service and a closed "
-        "population about 0.4 requests wait on average, not the seed's 1.2"
-    ),
     ("memory63", "workload=sweet-spot;release=6.3", "pct_sys"): (
         "the scaled Sweet Spot fits in 48 GB on z/VM 6.3: nothing is paged, so the "
         "storage manager's unchargeable time is nearly nil (the talk's 6.3 run still "

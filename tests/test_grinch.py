@@ -145,6 +145,37 @@ def test_drive_seek_curve_matches_the_3390_figures() -> None:
     assert data == pytest.approx(16384 / 4.2e6)
 
 
+def test_each_run_of_blocks_waits_for_its_own_rotation() -> None:
+    """An I/O whose blocks lie in three places on the cylinder waits three half-turns on average."""
+    model = load_calibration().control_units["3990-6"].drive
+    drive = Drive(model, 15, random.Random(3))  # type: ignore[arg-type]
+    half_turn = 60 / 4260 / 2
+    for runs in (1, 3):
+        waits = [drive.access(0, 4096, runs)[0] for _ in range(20000)]  # same cylinder: no seek
+        assert sum(waits) / len(waits) == pytest.approx(runs * half_turn, rel=0.03)
+
+
+def _scatter(value: float):
+    def change(raw: dict) -> None:
+        for guest in raw["guests"].values():
+            if guest["workload"] == "cms_query":
+                guest["params"]["scatter"] = value
+
+    return change
+
+
+def test_scattered_files_cost_the_drive_not_the_cache() -> None:
+    """Blocks spread over the cylinder lengthen Disc only when the drive serves the I/O."""
+    tidy_pinned = _row(_raw_run(_scatter(0.0), pinned_data="on"), "FCX108")
+    aged_pinned = _row(_raw_run(_scatter(0.2), pinned_data="on"), "FCX108")
+    # 3 block boundaries x 0.2 = 0.6 extra runs, each half a 14.1 ms turn: about 4 ms
+    assert 2.5 < aged_pinned["disc_ms"] - tidy_pinned["disc_ms"] < 6.0
+    assert aged_pinned["req_qued"] > tidy_pinned["req_qued"]
+    tidy = _row(_raw_run(_scatter(0.0), pinned_data="off"), "FCX108")
+    aged = _row(_raw_run(_scatter(0.2), pinned_data="off"), "FCX108")
+    assert aged["resp_ms"] == pytest.approx(tidy["resp_ms"], abs=0.3)
+
+
 def _volume(pinned: bool):
     cal = load_calibration().control_units["3990-6"]
     cu = ControlUnitCache("CU", cal.cache, 56664, 0.0)  # type: ignore[arg-type]
@@ -193,11 +224,13 @@ def test_fcx110_lists_the_device_its_users_and_their_rates(run_data) -> None:
     run = run_data("grinch", pinned_data="on")
     rep = zvmsim.report(run, "FCX110")
     dev = rep.frame.set_index("addr").loc["1742"]
-    assert dev["caching"] == "N" and dev["pinned"] == "Y" and dev["links"] == 24
+    assert dev["caching"] == "N" and dev["pinned"] == "Y"
+    assert dev["links"] == (6 + 2) * 4 + 4  # query users x database minidisks + SFS's own
     fcx108 = _row(run, "FCX108")
     for col in ("io_rate", "disc_ms", "resp_ms", "req_qued", "pct_busy"):
         assert dev[col] == pytest.approx(fcx108[col])
-    assert set(dev["users"].split()) == {"DBQRY1", "DBQRY2", "DBQRY3", "EDLSFS", "K00761", "K00762"}
+    queries = {f"DBQRY{i}" for i in range(1, 7)}
+    assert set(dev["users"].split()) == queries | {"EDLSFS", "K00761", "K00762"}
     mdisks = rep.frame.attrs["mdisks"]
     on_1742 = mdisks[mdisks["addr"] == "1742"]
     assert on_1742["mdio_rate"].sum() == pytest.approx(dev["io_rate"], rel=0.02)

@@ -156,11 +156,13 @@ class VolumeIO:
         state: int = IOW,
         *,
         track: int | None = None,
+        runs: int = 1,
     ) -> Generator:
         """Run one real I/O for *user*, who waits in *state* (I/O or page wait).
 
         *track* is the track the I/O starts on; given, and when the control
         unit's cache is simulated, the cache decides the disconnect time.
+        *runs* is the number of separate places the I/O's blocks lie in.
         """
         env = self.env
         user.state = state
@@ -178,10 +180,10 @@ class VolumeIO:
                 base.queue_s += env.now - queued_at
         rdev.busy = True
         if self._serial:
-            pend, disc, conn, path = yield from self._serial_io(nbytes, read, track)
+            pend, disc, conn, path = yield from self._serial_io(nbytes, read, track, runs)
         else:
             path = next(self._path_cycle)
-            pend, disc, conn = self._times(nbytes, read, track, path)
+            pend, disc, conn = self._times(nbytes, read, track, path, runs)
             yield env.timeout(pend + disc + conn)
         rdev.ssch += 1
         if read:
@@ -203,17 +205,19 @@ class VolumeIO:
             rdev.busy = False
 
     def _times(
-        self, nbytes: int, read: bool, track: int | None, path: Chpid
+        self, nbytes: int, read: bool, track: int | None, path: Chpid, runs: int = 1
     ) -> tuple[float, float, float]:
         """One I/O's pend, disc and conn; the control unit's cache (or drive) may
         change disc and conn when the I/O names its track."""
         pend, disc, conn = self.timing.sample(nbytes, path)
         if track is not None and self.cache is not None:
             xfer = self.timing.transfer_s(nbytes, path)
-            disc, conn = self.cache.times(track, read, self.env.now, (disc, conn), xfer, nbytes)
+            disc, conn = self.cache.times(
+                track, read, self.env.now, (disc, conn), xfer, nbytes, runs
+            )
         return pend, disc, conn
 
-    def _serial_io(self, nbytes: int, read: bool, track: int | None) -> Generator:
+    def _serial_io(self, nbytes: int, read: bool, track: int | None, runs: int = 1) -> Generator:
         """Pend (waiting for a free path, then set-up), conn holding the path, disc.
 
         Returns (pend, disc, conn, path); the wait for the path is in pend.
@@ -223,7 +227,7 @@ class VolumeIO:
         self._turn = (self._turn + 1) % len(paths)
         path = yield from Chpid.acquire(env, paths, self._turn)
         waited = env.now - asked
-        pend, disc, conn = self._times(nbytes, read, track, path)
+        pend, disc, conn = self._times(nbytes, read, track, path, runs)
         yield env.timeout(conn)
         path.release()
         yield env.timeout(pend + disc)

@@ -62,7 +62,7 @@ class Minidisk:
         last = self.first_track + (block + count - 1) // bpt
         return range(first, last + 1)
 
-    def io(self, user: Vmdbk, block: int, count: int, write: bool) -> Iterable:
+    def io(self, user: Vmdbk, block: int, count: int, write: bool, runs: int = 1) -> Iterable:
         """One virtual I/O of *count* blocks from *block* (wrapping); ``yield from`` it.
 
         Returns the real I/O's process steps, or nothing to wait for when MDC
@@ -80,11 +80,13 @@ class Minidisk:
         mdc, volume = self.mdc, self.volume
         track = None if volume.cache is None else self.first_track + block // self.blocks_per_track
         if mdc is None:
-            return volume.io(user, count * BLOCK_BYTES, not write, True, track=track)
+            return volume.io(user, count * BLOCK_BYTES, not write, True, track=track, runs=runs)
         if write:  # write-through: the cached copy is refreshed as the write starts
             mdc.write_lookup(user)
             mdc.refresh(self._tracks(block, count))
-            return volume.io(user, count * BLOCK_BYTES, False, mdc.pav_eligible, track=track)
+            return volume.io(
+                user, count * BLOCK_BYTES, False, mdc.pav_eligible, track=track, runs=runs
+            )
         to_stage, waits, done = mdc.lookup(user, self._tracks(block, count), count)
         if done is None:
             volume.base.avoided += 1

@@ -16,7 +16,10 @@ shared) minidisks: think, wake, a little CPU, then ``ios`` virtual I/Os one
 after the other, each ``blocks_per_io`` blocks to one of the minidisks at
 random; most fall on the minidisk's hot tracks (indexes, the busy tables and
 files: scattered over it, as data written over the years is), the rest
-anywhere on it. Because the
+anywhere on it. Files written and extended over the years are not laid out
+block after block: with ``scatter`` the chance that the next block of an
+I/O lies elsewhere on the cylinder, an I/O's blocks fall in several runs. A
+cache hides that; a drive waits for each run to come round. Because the
 user waits for each I/O before the next and thinks only after the last, a
 slower disk stretches every transaction and the user issues fewer I/Os per
 second: the I/O rate falls by itself when response time rises. The user
@@ -146,6 +149,7 @@ class CmsQuery(Workload):
         "write_share": 0.01,
         "hot_mb": 0.0,  # per minidisk: its busy tracks, scattered over it (0: uniform I/O)
         "hot_share": 0.99,
+        "scatter": 0.0,  # chance the next block of an I/O lies elsewhere on the cylinder
         "name": "QUERY",
     }
 
@@ -154,6 +158,8 @@ class CmsQuery(Workload):
         self.disks = [self.minidisk(n.strip()) for n in self.p["minidisks"].split(",")]
         if self.p["ios"] < 1 or self.p["blocks_per_io"] < 1:
             raise ZvmsimError(f"user {self.vm.userid}: ios and blocks_per_io must be at least 1")
+        if not 0.0 <= self.p["scatter"] <= 1.0:
+            raise ZvmsimError(f"user {self.vm.userid}: scatter must be between 0 and 1")
         self.txns = 0
         self.resp_s = 0.0
         hot_bytes = self.p["hot_mb"] * 2**20
@@ -182,7 +188,7 @@ class CmsQuery(Workload):
         env = m.env
         think, ios, count = self.p["think_s"], self.p["ios"], self.p["blocks_per_io"]
         vcpu_s = self.p["vcpu_us"] / 1e6
-        writes, hot_share = self.p["write_share"], self.p["hot_share"]
+        writes, hot_share, scatter = self.p["write_share"], self.p["hot_share"], self.p["scatter"]
         places = list(zip(self.disks, self.hot, strict=True))
         yield env.timeout(rnd.uniform(0.0, think))
         while True:
@@ -197,7 +203,10 @@ class CmsQuery(Workload):
                     block = hot[rnd.randrange(len(hot))] * bpt + within
                 else:
                     block = rnd.randrange(disk.blocks)
-                yield from disk.io(vm, block, count, write=rnd.random() < writes)
+                runs = 1
+                if scatter:
+                    runs += sum(rnd.random() < scatter for _ in range(count - 1))
+                yield from disk.io(vm, block, count, rnd.random() < writes, runs)
             m.drop_from_dispatch_list(vm)
             self.txns += 1
             self.resp_s += env.now - start

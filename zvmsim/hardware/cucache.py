@@ -213,12 +213,14 @@ class VolumeCache:
         hit: tuple[float, float],
         xfer_s: float,
         nbytes: int,
+        runs: int = 1,
     ) -> tuple[float, float]:
         """(disconnect, connect) of one I/O to *track*.
 
         *hit* is the I/O's (disconnect, connect) as a cache hit and *xfer_s*
         the part of that connect time spent moving its *nbytes* out of cache.
-        An I/O the drive serves swaps that transfer for the drive's own.
+        An I/O the drive serves swaps that transfer for the drive's own; its
+        blocks lie in *runs* places on the track's cylinder.
         """
         hit_disc, conn = hit
         drive = self.drive
@@ -237,5 +239,5 @@ class VolumeCache:
             self.uncached += 1
             if drive is None:
                 return self.cu.miss_s * (self.cu.lo + self.cu.span * self._rand()), conn
-        seek, data = drive.access(track, nbytes)  # type: ignore[union-attr]
+        seek, data = drive.access(track, nbytes, runs)  # type: ignore[union-attr]
         return hit_disc + seek, conn - xfer_s + data

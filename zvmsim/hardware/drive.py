@@ -52,10 +52,18 @@ class Drive:
         """Seconds the arm takes to move *distance* cylinders."""
         return self._settle_s + self._per_sqrt_s * math.sqrt(distance) if distance else 0.0
 
-    def access(self, track: int, nbytes: int) -> tuple[float, float]:
-        """An access to *track*: (seek plus rotational delay, data transfer) in seconds."""
+    def access(self, track: int, nbytes: int, runs: int = 1) -> tuple[float, float]:
+        """An access to *track*: (seek plus rotational delays, data transfer) in seconds.
+
+        *runs* is the number of separate places on the cylinder the I/O's
+        blocks lie in: the head waits for each to come round.
+        """
         cylinder = track // self._tpc
         seek = self.seek_s(abs(cylinder - self.cylinder))
         self.cylinder = cylinder
         self.accesses += 1
-        return seek + self._rev_s * self._rand(), nbytes / self._rate
+        rand, rev = self._rand, self._rev_s
+        latency = rev * rand()
+        for _ in range(runs - 1):
+            latency += rev * rand()
+        return seek + latency, nbytes / self._rate

@@ -62,7 +62,7 @@ PROBLEMS: dict[str, Problem] = {
         "paging-difficulties", (), "FCX108: 45+ ms of Pend on the paging volumes; FCX161 ESCON"
     ),
     "pinned data": Problem(
-        "grinch", (("pinned_data", True),), "FCX108: 1742 Disc ~15 ms, no FCX177 row for it"
+        "grinch", (("pinned_data", True),), "FCX108: 1742 Disc ~20 ms, no FCX177 row for it"
     ),
 }
 
