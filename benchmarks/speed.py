@@ -10,6 +10,7 @@
   a few settings each, for the undersized-LPAR dashboard (its reports
   plus the health check) before and after the upgrade, and for the
   paging-difficulties dashboard (FCX108, FCX109, FCX161, FCX225) over its knobs,
+  the Grinch dashboard (FCX108, FCX177, FCX114) over its knobs,
   and the HiperSockets and streaming dashboards over theirs.
 
 Each figure is the best of ``--repeat`` runs: on a shared machine the minimum
@@ -90,6 +91,11 @@ STORAGE_BOARDS = {
         None,
         [{}, {"escon_chpids": 6}, {"chpid_type": "ficon"}, {"phase": "full-volumes"}],
     ),
+    "grinch": (  # its reports alone
+        ["FCX108", "FCX177", "FCX114"],
+        None,
+        [{}, {"pinned_data": "off"}, {"query_users": 10}],
+    ),
     "hipersockets": (  # its reports alone
         ["TXN", "FCX231", "CECLOG"],
         None,
@@ -102,7 +108,8 @@ STORAGE_BOARDS = {
     ),
 }
 HEALTH_BOARDS = {"fine", "undersized-lpar"}  # the others show the duress checklist
-PLAIN_BOARDS = {"paging-difficulties", "hipersockets", "streaming"}  # no checklist or health
+# no checklist or health check on these
+PLAIN_BOARDS = {"paging-difficulties", "grinch", "hipersockets", "streaming"}
 
 
 def storage_update(scenario: str, codes: list[str], user: str | None, knobs: dict) -> float:
