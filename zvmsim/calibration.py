@@ -159,6 +159,8 @@ class Calibration:
     page_alloc_free: float = 0.0
     # constants that differ before z/VM 5.3 (cp.toml's ``*_52`` keys): name -> value
     before_53: dict[str, float] = dataclasses.field(default_factory=dict)
+    # SET SRM LIMITHARD CONSUMPTION: the most processor time a limited user may save up
+    limithard_window_s: float = 1.0
 
     def at_level(self, zvm_level: str) -> Calibration:
         """The constants for a z/VM release: before 5.3, the ``*_52`` values replace the others.
@@ -304,6 +306,7 @@ def load_calibration() -> Calibration:
                 for k, v in table.items()
                 if k.endswith(_OLD)
             },
+            limithard_window_s=float(cp.get("scheduler", {}).get("limithard_window_s", 1.0)),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ZvmsimError(f"calibration data is incomplete: {exc}") from None

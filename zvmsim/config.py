@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .calibration import Calibration
+from .cp.limits import LIMITHARD_METHODS
 from .cp.scheduler import SrmConfig
 from .errors import ZvmsimError
 from .hardware.prsm import CecConfig, PartitionConfig
@@ -151,6 +152,7 @@ class GuestConfig:
     limithard: bool = False
     virtual_cpus: int = 1  # the directory's CPU statements (MACHINE ESA n)
     reserved_mb: float = 0.0  # SET RESERVED for each of its users
+    share_max: float = 0.0  # the ABSOLUTE maximum of a RELATIVE minimum (LIMITHARD), %
 
 
 @dataclass(frozen=True)
@@ -409,7 +411,9 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         workload = t.get("workload", str)
         params = t.get("params", dict, {})
         quickdsp = t.get("quickdsp", bool, False)
-        share = _share(t.get("share", str, "RELATIVE 100"), f"guests.{gname}.share")
+        share_text = t.get("share", str, "RELATIVE 100")
+        relative, share_max = _share_max(share_text, f"guests.{gname}.share")
+        share = (relative, 0.0, True) if share_max else _share(share_text, f"guests.{gname}.share")
         vcpus = t.get("virtual_cpus", int, 1)
         reserved_mb = t.get("reserved_mb", float, 0.0)
         t.done()
@@ -424,7 +428,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
             if len(u) > 8:
                 raise ZvmsimError(f"userid '{u}' is longer than 8 characters")
         guests[gname] = GuestConfig(
-            gname, userids, workload, params, quickdsp, *share, vcpus, reserved_mb
+            gname, userids, workload, params, quickdsp, *share, vcpus, reserved_mb, share_max
         )
 
     minidisks = {}
@@ -566,6 +570,20 @@ def _share(text: str, where: str) -> tuple[int, float, bool]:
     raise ZvmsimError(f"{where}: '{text}' is not RELATIVE n or ABSOLUTE n% [LIMITHARD]")
 
 
+def _share_max(text: str, where: str) -> tuple[int, float]:
+    """``RELATIVE n ABSOLUTE m% LIMITHARD`` as (n, m); (0, 0.0) for any other share."""
+    words = text.upper().replace("%", " ").split()
+    if len(words) != 5 or words[0] != "RELATIVE" or words[2] != "ABSOLUTE":
+        return 0, 0.0
+    try:
+        relative, maximum = int(words[1]), float(words[3])
+    except ValueError:
+        relative, maximum = 0, 0.0
+    if 1 <= relative <= 10000 and 0 < maximum <= 100 and words[4] == "LIMITHARD":
+        return relative, maximum
+    raise ZvmsimError(f"{where}: '{text}' is not RELATIVE n ABSOLUTE m% LIMITHARD")
+
+
 def _srm(body: dict | None) -> SrmConfig:
     """SET SRM STORBUF, LDUBUF and DSPBUF (three values each), CP's defaults if absent."""
     if body is None:
@@ -580,6 +598,11 @@ def _srm(body: dict | None) -> SrmConfig:
         if not triple[0] >= triple[1] >= triple[2]:
             raise ZvmsimError(f"[scheduler].{key} must not grow from class 1 to class 3")
         values[key] = triple
+    method = t.get("limithard", str, default.limithard).lower()
+    if method not in LIMITHARD_METHODS:
+        raise ZvmsimError(f"[scheduler].limithard must be deadline or consumption, not {method!r}")
+    values["limithard"] = method
+    values["excess_share_defect"] = t.get("excess_share_defect", bool, False)
     t.done()
     return SrmConfig(**values)
 

@@ -20,7 +20,9 @@ from .cp.agelist import AgeList
 from .cp.demandscan import DemandScan62
 from .cp.demandscan63 import DemandScan63
 from .cp.dispatch import Processors, share_weights
+from .cp.excess import ExcessShareDefect
 from .cp.io import VolumeIO
+from .cp.limits import LimitHard, limit_weights
 from .cp.mdc import MinidiskCache
 from .cp.minidisk import BLOCK_BYTES, Minidisk
 from .cp.paging import PageVolume, PagingDevices
@@ -163,11 +165,14 @@ class Machine:
                 vm.share_absolute = guest.share_absolute
                 vm.limithard = guest.limithard
                 vm.virtual_cpus = guest.virtual_cpus
+                if guest.limithard:  # the maximum: ABSOLUTE n% LIMITHARD, or a relative's
+                    vm.limit_pct = guest.share_max or guest.share_absolute
                 self.users[userid] = vm
                 self.workloads.append(
                     cls(self, vm, guest.params, self.streams.stream(f"workload:{userid}"))
                 )
         share_weights(self.users.values())
+        limit_weights(self.users.values())
         if self.storage is not None:
             self._set_reserved(config)
         self.links: dict[str, int] = {}
@@ -197,6 +202,12 @@ class Machine:
             self.env, config.srm, dpa, self._wss, exposures, self.processors.slice_s
         )
         self.processors.scheduler = self.scheduler
+        count = config.processors.count
+        self.processors.limits = LimitHard(
+            config.srm.limithard, cal.limithard_window_s, count, self.scheduler
+        )
+        if config.srm.excess_share_defect:
+            self.processors.excess = ExcessShareDefect(count, self.scheduler)
         self.monitor = MonitorCollector(self)
 
     def _set_reserved(self, config: SystemConfig) -> None:

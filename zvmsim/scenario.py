@@ -4,7 +4,8 @@ A scenario is a TOML file in ``data/scenarios/``: the configuration of one
 case study plus ``[knobs.*]`` tables. A knob has a name, a type (``bool``,
 ``int``, ``float`` or ``choice``), a default, an allowed range and help text,
 and says which configuration settings it changes — either ``set = [paths]``
-(the knob's value is written there, times ``scale`` if given) or
+(the knob's value is written there, times ``scale`` if given, or into the
+text ``format`` such as ``"RELATIVE {}"``) or
 ``values.<choice> = {path = value}``.
 """
 
@@ -130,6 +131,7 @@ class Scenario:
             "set": body.pop("set", []),
             "values": body.pop("values", {}),
             "scale": body.pop("scale", 1),  # e.g. 1024: a knob in GB sets a value in MB
+            "format": body.pop("format", None),  # e.g. "RELATIVE {}": a number into a setting
         }
         by = body.pop("default_by", None)  # {knob = "release", values = {"6.2" = 32.0}}
         if by is not None:
@@ -172,6 +174,9 @@ class Scenario:
             target = self._targets[key]
             for path in target["set"]:
                 scale = target["scale"]
+                if target["format"] is not None:  # the value written into a phrase
+                    _assign(raw, path, str(target["format"]).format(knob_text(value)))
+                    continue
                 _assign(raw, path, value * scale if scale != 1 else value)
             for path, fixed in target["values"].get(str(value), {}).items():
                 _assign(raw, path, fixed)
@@ -180,6 +185,13 @@ class Scenario:
         if interval is not None:
             raw["monitor"]["sample_interval"] = interval
         return build_config(raw, load_calibration())
+
+
+def knob_text(value: Any) -> str:
+    """A knob value as a setting's text: ``200``, ``12.5``, ``on``."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _assign(raw: dict[str, Any], path: str, value: Any) -> None:

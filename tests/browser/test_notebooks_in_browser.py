@@ -178,6 +178,10 @@ TURNS: dict[str, Turn] = {
         "release", "toggle", "6.2", _number(r"^>>Mean>>\s+\S+\s+(\S+)"), "up",
         "back on z/VM 6.2 the demand scan and reorder raise CP's share (T/V)",
     ),
+    "11-excess-share.ipynb": Turn(
+        "excess_share_defect", "toggle", "on", _number(r"^LINUX03\s+(\S+)"), "up",
+        "with the defect the time LINUX04 leaves goes to LINUX03 alone",
+    ),
     "20-mystery-system.ipynb": Turn(
         "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
         "picking DEVICE shows the mystery system's device report",

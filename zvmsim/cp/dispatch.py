@@ -64,6 +64,8 @@ class Processors:
         "_seq",
         "_vclock",
         "cp",
+        "limits",
+        "excess",
     )
 
     def __init__(
@@ -96,6 +98,8 @@ class Processors:
         # whose share puts its bursts ahead of the guests'
         self.cp = Vmdbk("*CP*")
         self.cp.weight = 1e9
+        self.limits: Any = None  # SET SRM LIMITHARD (zvmsim.cp.limits.LimitHard), once built
+        self.excess: Any = None  # the excess-share defect's order (zvmsim.cp.excess), if on
 
     def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Event:
         """Run a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
@@ -114,14 +118,19 @@ class Processors:
         user.pending_cp_s = 0.0
         start_tag = max(user.vfinish, self._vclock)
         user.vfinish = start_tag + total / user.weight
+        seq = next(self._seq)
+        if self.excess is not None:  # the defect orders bursts by its deadlines
+            self.excess.tag(seq, user, total, self.env.now)
         if not self._ready:
             free_at, now = self.free_at, self.env.now
             cpu = free_at.index(min(free_at))
             if free_at[cpu] <= now:
                 self._vclock = start_tag
+                if self.excess is not None:
+                    self.excess.forget(seq)
                 return self._place(cpu, user, total, virtual_s)
         event = self.env.event()
-        heapq.heappush(self._ready, (start_tag, next(self._seq), user, total, virtual_s, event))
+        heapq.heappush(self._ready, (start_tag, seq, user, total, virtual_s, event))
         user.state = CPU
         return event
 
@@ -135,7 +144,9 @@ class Processors:
     ) -> simpy.Timeout:
         """Start *user*'s burst on the free processor *cpu* now (*waiter* fires at its end)."""
         start = self.env.now
-        if user.limithard:
+        if user.limithard and self.limits is not None:  # SET SRM LIMITHARD's method
+            user.limit_free_at = self.limits.free_at(user, start, total)
+        elif user.limithard:
             rate = user.share_absolute / 100.0 * self.count  # processors' worth it may use
             user.limit_free_at = start + total / rate
         speed = self.speed[cpu]
@@ -170,7 +181,13 @@ class Processors:
     def _next(self, cpu: int) -> None:
         """Start the ready queue's first burst on *cpu*, if it is still free."""
         if self._ready and self.free_at[cpu] <= self.env.now:
-            start_tag, _, user, total, virtual_s, event = heapq.heappop(self._ready)
+            if self.excess is not None:  # the defect's order, not the fair one
+                entry = self._ready.pop(self.excess.pick(self._ready, self.env.now))
+                heapq.heapify(self._ready)
+                self.excess.forget(entry[1])
+            else:
+                entry = heapq.heappop(self._ready)
+            start_tag, _, user, total, virtual_s, event = entry
             self._vclock = start_tag
             self._place(cpu, user, total, virtual_s, event)
 

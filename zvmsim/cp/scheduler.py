@@ -59,6 +59,11 @@ class SrmConfig:
     ldubuf: tuple[int, int, int] = (100, 75, 60)
     dspbuf: tuple[int, int, int] = (32767, 32767, 32767)
     ets_s: tuple[float, float, float] = (0.1, 0.8, 4.8)  # Q1, Q2, Q3 elapsed time slices
+    # SET SRM LIMITHARD (VM64721): how a hard limit is held (zvmsim.cp.limits). z/VM's
+    # own default then was DEADLINE; zvmsim's is the method that holds the limit
+    limithard: str = "consumption"
+    # the excess share distribution defect (zvmsim.cp.excess, our hypothesis): off
+    excess_share_defect: bool = False
 
 
 class Scheduler:

@@ -60,6 +60,10 @@ class Vmdbk:
         "faults_at_add",
         "tcpu_at_add",
         "reorder_until",
+        "limit_pct",
+        "limit_weight",
+        "limit_credit",
+        "limit_at",
     )
 
     def __init__(self, userid: str) -> None:
@@ -92,3 +96,10 @@ class Vmdbk:
         self.faults_at_add = 0  # page_faults and tcpu_s when it entered the dispatch list
         self.tcpu_at_add = 0.0
         self.reorder_until = 0.0  # CP is reordering its pages until then: it may not run
+        # LIMITHARD (see zvmsim.cp.limits): the maximum share, % of the system (0: none),
+        # as a dispatcher weight (SET SRM LIMITHARD DEADLINE), and the consumption
+        # account of SET SRM LIMITHARD CONSUMPTION (processor seconds, and when last kept)
+        self.limit_pct = 0.0
+        self.limit_weight = 0.0
+        self.limit_credit = 0.0
+        self.limit_at = 0.0

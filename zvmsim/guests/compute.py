@@ -16,10 +16,13 @@ class Compute(Workload):
 
     With ``demand_pct`` below 100 the guest pauses after each burst long enough
     to want that percentage of one processor when nothing holds it back — the
-    "LINUX04 wants only 3%" guest of a share experiment.
+    "LINUX04 wants only 3%" guest of a share experiment. It stays in the
+    dispatch list while it pauses (a Linux guest waiting on its timer tick),
+    unless ``dormant`` is on: then it leaves the dispatch list during each
+    pause and comes back for the next burst (a guest that waits for work).
     """
 
-    PARAMS = {"demand_pct": 100.0, "burst_ms": 2.0}
+    PARAMS = {"demand_pct": 100.0, "burst_ms": 2.0, "dormant": False}
 
     def __init__(self, *args) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args)
@@ -37,6 +40,10 @@ class Compute(Workload):
         while True:
             burst = mean * (0.5 + rnd.random())
             yield m.processors.run(vm, burst, 0.0)
-            if pause > 0:
+            if pause > 0 and self.p["dormant"]:  # out of the dispatch list till the next
+                m.drop_from_dispatch_list(vm)
+                yield m.env.timeout(burst * pause)
+                m.add_to_dispatch_list(vm)
+            elif pause > 0:
                 vm.state = TIW  # between bursts, still in the dispatch list
                 yield m.env.timeout(burst * pause)

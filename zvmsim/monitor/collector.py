@@ -225,6 +225,7 @@ class MonitorCollector:
                 **{f"ets_q{i + 1}_us": _us(v) for i, v in enumerate(srm.ets_s)},
                 loading_faults=LOADING_FAULTS,
                 loading_capacity=m.scheduler.exposures,
+                limithard_consumption=int(srm.limithard == "consumption"),
             )
         )  # fmt: skip
         subchannels = _subchannels(r.addr for v in m.volumes.values() for r in v.exposures)
@@ -271,6 +272,7 @@ class MonitorCollector:
             share_absolute_tenths=int(round(vm.share_absolute * 10)),
             quickdsp=int(vm.quickdsp),
             nomdcfs=int(bool(p.get("nomdcfs", False))),
+            limit_max_tenths=int(round(vm.limit_pct * 10)) if vm.limithard else 0,
         )
 
     def _lpar_records(self, out: list, tod: int, now: float) -> None:

@@ -243,6 +243,7 @@ class MRMTRUSR(Record):
     share_absolute_tenths: int = _gauge()  # SHARE ABSOLUTE n% in tenths of a percent
     quickdsp: int = _gauge()  # 1 with OPTION QUICKDSP
     nomdcfs: int = _gauge()  # 1 with OPTION NOMDCFS (exempt from MDC fair share)
+    limit_max_tenths: int = _gauge()  # SHARE ... m% LIMITHARD: the maximum, tenths of a % (0: none)
 
 
 # ---- Domain 0: System; Domain 5: Processor (sample) ------------------------
@@ -293,6 +294,7 @@ class MRMTRSCH(Record):
     ets_q3_us: int = _gauge()
     loading_faults: int = _gauge()  # page faults per dispatch slice that make a loading user
     loading_capacity: int = _gauge()  # paging exposures LDUBUF is a share of
+    limithard_consumption: int = _gauge()  # SET SRM LIMITHARD: 1 CONSUMPTION, 0 DEADLINE
 
 
 @dataclass(frozen=True, slots=True)

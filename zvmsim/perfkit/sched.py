@@ -95,6 +95,8 @@ def build_sysset(run: RunData, intervals: list[Interval], user: str | None) -> p
             row[f"{key}{i}"] = getattr(srm, f"{key}{i}") if srm else float("nan")
     for i in (1, 2, 3):
         row[f"ets_q{i}_ms"] = getattr(srm, f"ets_q{i}_us") / 1000 if srm else float("nan")
+    # SET SRM LIMITHARD (VM64721): how hard limits are held
+    row["limithard"] = ("CONSUMPTION" if srm.limithard_consumption else "DEADLINE") if srm else ""
     # a loading user takes this many page faults per dispatch slice; LDUBUF is a
     # share of the loading capacity (the paging exposures): 0.85 x 47 = 39.95 users
     row["loading_faults"] = srm.loading_faults if srm else float("nan")
@@ -121,6 +123,10 @@ def _sysset_text(frame: pd.DataFrame) -> list[str]:
             [Item(f"ets_q{i}_ms", f"Q{i} elapsed time slice", "i", "ms") for i in (1, 2, 3)],
         )
     )
+    if row.get("limithard"):
+        sections.append(
+            ("SET SRM LIMITHARD:", [Item("limithard", "Method for hard limits", "s", "")])
+        )
     if "loading_faults" in row:
         sections.append(
             (
