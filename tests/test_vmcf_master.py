@@ -155,3 +155,43 @@ def test_a_vmdbk_stays_on_the_master_until_it_waits() -> None:
     env.run()
     assert cpus == [0, 1]
     assert procs.moves == 1 and procs.switch_time_s == pytest.approx(1e-5)
+
+
+def _mean_row(text: str) -> list[str]:
+    """The first ``>>Mean>>`` line of a dashboard's text (VMCFLOG's), split."""
+    return next(line for line in text.splitlines() if line.startswith(">>Mean>>")).split()
+
+
+def test_vmcf_master_dashboard_follows_the_knobs() -> None:
+    from zvmsim.lab import vmcf_master_dashboard
+
+    board = vmcf_master_dashboard()
+    assert list(board.controls) == ["release", "processors", "smsg_share", "pairs", "client_us"]
+    assert "VMCFLOG" in board.text and "Master" in board.text and not board.error
+    old = float(_mean_row(board.text)[1])  # VMCF/s
+    board.controls["release"].value = "2.2"
+    new = float(_mean_row(board.text)[1])
+    assert new > 1.6 * old
+    board.controls["smsg_share"].value = 1.0
+    assert float(_mean_row(board.text)[2]) > 0  # SMSG/s
+    board.controls["processors"].value = 1
+    assert "Alternate" not in board.text and not board.error
+    board.controls["pairs"].value = 1
+    board.controls["client_us"].value = 25000.0
+    assert not board.error
+
+
+def test_sweep_shows_amdahl_on_the_master() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from zvmsim.lab import vmcf_sweep, vmcf_sweep_plot
+
+    seen: list[float] = []
+    frame = vmcf_sweep([3, 5], duration=0.5, progress=seen.append)
+    assert seen == [0.25, 0.5, 0.75, 1.0]
+    rate = frame.set_index(["release", "processors"])["vmcf_rate"]
+    assert rate["2.1", 5] == pytest.approx(rate["2.1", 3], rel=0.2)  # held by the master
+    assert rate["2.2", 5] > 1.4 * rate["2.2", 3]
+    ax = vmcf_sweep_plot(frame)
+    assert len(ax.get_lines()) == 3

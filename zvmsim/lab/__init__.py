@@ -19,6 +19,7 @@ from .dashboard import (
     streaming_dashboard,
     thrasher_dashboard,
     undersized_dashboard,
+    vmcf_master_dashboard,
 )
 from .frameflow import frame_flow, frame_flow_plot
 from .health import health_check, health_text
@@ -27,6 +28,7 @@ from .history import compare_runs, load_run, save_run
 from .monboard import MonwriteBoard, monwrite_dashboard
 from .mystery import Mystery, mystery, mystery_widget
 from .rawdata import fields_frame, file_summary, records_frame, sets_frame
+from .vmcfsweep import vmcf_sweep, vmcf_sweep_plot
 
 __all__ = [
     "by_time_plot",
@@ -69,4 +71,7 @@ __all__ = [
     "memory63_dashboard",
     "frame_flow",
     "frame_flow_plot",
+    "vmcf_master_dashboard",
+    "vmcf_sweep",
+    "vmcf_sweep_plot",
 ]
