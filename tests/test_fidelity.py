@@ -99,8 +99,8 @@ def _observed(row: dict, run) -> list[float]:
         return _paging_volumes(row, run)
     if row["report"] == "FCX149":  # the monitor profile: one row
         return [float(zvmsim.report(run, "FCX149").frame.iloc[0][row["column"]])]
-    if row["report"] == "FCX225":
-        frame = zvmsim.report(run, "FCX225").frame
+    if row["report"] in ("FCX225", "VMCFLOG"):  # a by-time report: the interval named
+        frame = zvmsim.report(run, row["report"]).frame
         return [float(frame[frame["interval_end"] == row["entity"]].iloc[0][row["column"]])]
     if row["report"] == "FCX126":  # a partition: the mean over its logical PUs
         frame = zvmsim.report(run, "FCX126").frame

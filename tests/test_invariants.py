@@ -141,7 +141,11 @@ def test_every_record_type_round_trips(network_data) -> None:
         back = zvmsim.MonitorData.from_bytes(data.to_bytes())
         assert back.records == data.records
         seen |= {type(r) for r in data.records}
+    data = zvmsim.simulate("vmcf-master", {}, duration=2, interval=1)  # ~26000 bursts a second
+    assert zvmsim.MonitorData.from_bytes(data.to_bytes()).records == data.records
+    seen |= {type(r) for r in data.records}
     # grinch has a cached control unit (D6 R4, D6 R30) with minidisk links (D6 R31);
     # hipersockets an IQD CHPID (D6 R32),
-    # memory63 runs z/VM 6.3 storage management (D3 R1, D4 R30)
+    # memory63 runs z/VM 6.3 storage management (D3 R1, D4 R30),
+    # vmcf-master the master processor and VMCF (D5 R11)
     assert seen == set(RECORD_TYPES.values())

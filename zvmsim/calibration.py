@@ -19,6 +19,7 @@ __all__ = [
     "Calibration",
     "ChannelSpeed",
     "ControlUnitTiming",
+    "CpuFamily",
     "DriveModel",
     "HiperSocketsModel",
     "LinuxStackModel",
@@ -135,6 +136,25 @@ class ControlUnitTiming:
 
 
 @dataclass(frozen=True)
+class CpuFamily:
+    """CP path lengths and switching costs of one processor family (cp.toml's
+    ``[cpu_families.TYPE]``), in microseconds.
+
+    ``vmcf_us``, ``smsg_us`` and ``ext_int_us`` are CP's paths for a VMCF
+    function, an SMSG command and reflecting an external interrupt;
+    ``switch_us`` is CP's time to move a VMDBK to the master processor's
+    master-only queue, ``refill_us`` the high-speed buffer (cache) refill a
+    VMDBK pays when it is dispatched on another processor than it last ran on.
+    """
+
+    vmcf_us: float
+    smsg_us: float
+    ext_int_us: float
+    switch_us: float = 0.0
+    refill_us: float = 0.0
+
+
+@dataclass(frozen=True)
 class Calibration:
     """All hardware and CP constants for one run."""
 
@@ -161,6 +181,12 @@ class Calibration:
     before_53: dict[str, float] = dataclasses.field(default_factory=dict)
     # SET SRM LIMITHARD CONSUMPTION: the most processor time a limited user may save up
     limithard_window_s: float = 1.0
+    # processor families whose VMCF paths and switching costs are modelled, by machine type
+    cpu_families: dict[str, CpuFamily] = dataclasses.field(default_factory=dict)
+
+    def cpu_family(self, cpu_model: str) -> CpuFamily | None:
+        """The family constants of *cpu_model* (``9121-742`` -> ``9121``), if modelled."""
+        return self.cpu_families.get(cpu_model.split("-")[0])
 
     def at_level(self, zvm_level: str) -> Calibration:
         """The constants for a z/VM release: before 5.3, the ``*_52`` values replace the others.
@@ -307,6 +333,10 @@ def load_calibration() -> Calibration:
                 if k.endswith(_OLD)
             },
             limithard_window_s=float(cp.get("scheduler", {}).get("limithard_window_s", 1.0)),
+            cpu_families={
+                str(k): CpuFamily(**{n: float(x) for n, x in v.items() if n != "source"})
+                for k, v in cp.get("cpu_families", {}).items()
+            },
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ZvmsimError(f"calibration data is incomplete: {exc}") from None

@@ -29,6 +29,7 @@ from .cp.paging import PageVolume, PagingDevices
 from .cp.scheduler import Scheduler
 from .cp.storage import Storage
 from .cp.storage63 import Storage63
+from .cp.vmcf import Vmcf
 from .cp.vmdbk import Vmdbk
 from .cp.vswitch import VSwitch
 from .errors import ZvmsimError
@@ -64,6 +65,13 @@ class Machine:
             config.processors.count,
             path_us["io_interrupt_system_us"],
             path_us["dspslice_us"],
+        )
+        family = cal.cpu_family(config.system.cpu_model)
+        if family is not None:
+            self.processors.set_switching(family.switch_us, family.refill_us)
+        # VMCF ran only on the master processor up to VM/ESA 2.1.0
+        self.vmcf = Vmcf(
+            self.env, self.processors, family, zvm_release(config.system.zvm_level) < (2, 2)
         )
         assert config.cec is not None
         pools = OtherPools(

@@ -25,6 +25,17 @@ Under PR/SM a logical processor may get less than a whole physical one:
 dispatched. A burst then takes longer in real time; the stretch is
 *suspended* time (ready, not dispatched), which no CPU timer sees — the user
 is charged the burst's own length only.
+
+The **master processor** (processor 0) has a queue of its own, the
+master-only PLDV: work that only the master may do (:meth:`run` with
+``master=True``) waits there, and the master takes it before anything in
+the common queue. A VMDBK that moved to the master stays there while it
+goes on running: the bursts it starts at the moment one ends (no wait in
+between) stay on the master's queue, and it moves off only when it waits.
+Where the processor family's switching costs are modelled
+(:meth:`set_switching`), the move costs CP ``switch`` time, a burst started
+on another processor than its user last ran on pays a cache (high-speed
+buffer) refill, and a free processor prefers users that last ran on it.
 """
 
 from __future__ import annotations
@@ -40,6 +51,8 @@ import simpy
 from .vmdbk import CFW, CPU, LIM, RUN, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
+
+AFFINITY_LOOK = 4  # ready entries a free processor looks through for one of its own
 
 
 class Processors:
@@ -66,6 +79,16 @@ class Processors:
         "cp",
         "limits",
         "excess",
+        "master",
+        "_master_q",
+        "switch_s",
+        "refill_s",
+        "master_runs",
+        "master_wait_s",
+        "moves",
+        "migrations",
+        "switch_time_s",
+        "refill_time_s",
     )
 
     def __init__(
@@ -100,18 +123,47 @@ class Processors:
         self.cp.weight = 1e9
         self.limits: Any = None  # SET SRM LIMITHARD (zvmsim.cp.limits.LimitHard), once built
         self.excess: Any = None  # the excess-share defect's order (zvmsim.cp.excess), if on
+        # the master processor and its master-only PLDV: (queued at, user, total, virtual, event)
+        self.master = 0
+        self._master_q: deque[tuple[float, Vmdbk, float, float, simpy.Event]] = deque()
+        self.switch_s = 0.0  # CP's time to move a VMDBK to the master (set_switching)
+        self.refill_s = 0.0  # cache refill of a burst on another processor than the last
+        self.master_runs = 0  # bursts the master took from its master-only PLDV
+        self.master_wait_s = 0.0  # their time waiting there, summed
+        self.moves = 0  # VMDBKs moved to the master
+        self.migrations = 0  # bursts started on another processor than their user's last
+        self.switch_time_s = 0.0  # processor time those moves and refills cost
+        self.refill_time_s = 0.0
 
-    def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Event:
+    def run(
+        self,
+        user: Vmdbk,
+        virtual_s: float,
+        cp_s: float,
+        master: bool = False,
+        handoff: bool = False,
+    ) -> simpy.Event:
         """Run a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
 
         CP time done earlier on the user's behalf (``pending_cp_s``) is charged here too.
+        With *master*, the burst is work only the master processor may do; with
+        *handoff*, the burst ends by moving the VMDBK to the master (a task switch,
+        ``switch`` of CP time on the processor it leaves).
         """
+        if handoff and self.count > 1:  # a uniprocessor's only processor is the master
+            cp_s += self.switch_s
+            self.moves += 1
+            self.switch_time_s += self.switch_s
         if user.elisted:  # not admitted: the burst waits for the scheduler first
             return self.env.process(self._after_admission(user, virtual_s, cp_s))
         if user.limithard and user.limit_free_at > self.env.now:  # over its limit: held back
             return self.env.process(self._after_limit(user, virtual_s, cp_s))
         if user.reorder_until > self.env.now:  # CP is reordering its pages: it is stopped
             return self.env.process(self._after_reorder(user, virtual_s, cp_s))
+        if master or user.on_master:
+            if master or self.staying(user):  # it goes on: it stays on the master
+                return self._run_master(user, virtual_s, cp_s)
+            user.on_master = False  # it waited: a reason to move off
         total = virtual_s + cp_s + user.pending_cp_s
         if total > self.slice_s * 1.000001:
             return self.env.process(self._sliced(user, virtual_s, cp_s))
@@ -124,7 +176,15 @@ class Processors:
         if not self._ready:
             free_at, now = self.free_at, self.env.now
             cpu = free_at.index(min(free_at))
-            if free_at[cpu] <= now:
+            if self._master_q and cpu == self.master:  # the master has its own work waiting
+                cpu = min(range(self.count), key=lambda c: (c == self.master, free_at[c]))
+            if (
+                self.refill_s
+                and free_at[user.burst[3]] <= now
+                and not (self._master_q and user.burst[3] == self.master)
+            ):
+                cpu = user.burst[3]  # its last processor is free: its cache is warm there
+            if free_at[cpu] <= now and not (self._master_q and cpu == self.master):
                 self._vclock = start_tag
                 if self.excess is not None:
                     self.excess.forget(seq)
@@ -144,6 +204,10 @@ class Processors:
     ) -> simpy.Timeout:
         """Start *user*'s burst on the free processor *cpu* now (*waiter* fires at its end)."""
         start = self.env.now
+        if self.refill_s and cpu != user.burst[3] and user is not self.cp and user.tcpu_s:
+            total += self.refill_s  # its working set is in another processor's cache
+            self.migrations += 1
+            self.refill_time_s += self.refill_s
         if user.limithard and self.limits is not None:  # SET SRM LIMITHARD's method
             user.limit_free_at = self.limits.free_at(user, start, total)
         elif user.limithard:
@@ -175,21 +239,79 @@ class Processors:
     def _freed(self, cpu: int) -> None:
         """*cpu* finished a burst. If others are ready, choose among them a moment later,
         so that a user going on at once (the end of a time slice) competes too."""
-        if self._ready:
+        if self._ready or (cpu == self.master and self._master_q):
             self.env.timeout(0).callbacks.append(lambda _event: self._next(cpu))
 
     def _next(self, cpu: int) -> None:
-        """Start the ready queue's first burst on *cpu*, if it is still free."""
-        if self._ready and self.free_at[cpu] <= self.env.now:
+        """Start the ready queue's first burst on *cpu*, if it is still free (the master
+        takes its master-only work first)."""
+        if self.free_at[cpu] > self.env.now:
+            return
+        if cpu == self.master and self._master_q:
+            queued_at, user, total, virtual_s, event = self._master_q.popleft()
+            self.master_runs += 1
+            self.master_wait_s += self.env.now - queued_at
+            self._place(cpu, user, total, virtual_s, event)
+        elif self._ready:
             if self.excess is not None:  # the defect's order, not the fair one
                 entry = self._ready.pop(self.excess.pick(self._ready, self.env.now))
                 heapq.heapify(self._ready)
                 self.excess.forget(entry[1])
+            elif self.refill_s:
+                entry = self._affine(cpu)
             else:
                 entry = heapq.heappop(self._ready)
             start_tag, _, user, total, virtual_s, event = entry
             self._vclock = start_tag
             self._place(cpu, user, total, virtual_s, event)
+
+    def _affine(self, cpu: int) -> tuple[float, int, Vmdbk, float, float, simpy.Event]:
+        """The ready queue's entry for *cpu*: among the first few, one whose user last
+        ran on *cpu* (its processor-local dispatch vector), else the first."""
+        ready = self._ready
+        for entry in heapq.nsmallest(AFFINITY_LOOK, ready):
+            if entry[2].burst[3] == cpu:
+                ready.remove(entry)
+                heapq.heapify(ready)
+                return entry
+        return heapq.heappop(ready)
+
+    def _run_master(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Event:
+        """A burst for the master: it holds the master if it is there and going on,
+        else it waits in the master-only PLDV."""
+        now, master = self.env.now, self.master
+        staying = self.staying(user)
+        user.on_master = True
+        total = virtual_s + cp_s + user.pending_cp_s
+        user.pending_cp_s = 0.0
+        user.vfinish = max(user.vfinish, self._vclock) + total / user.weight
+        if self.free_at[master] <= now and (staying or not self._master_q):
+            if not staying:
+                self.master_runs += 1
+            return self._place(master, user, total, virtual_s)
+        event = self.env.event()
+        self._master_q.append((now, user, total, virtual_s, event))
+        user.state = CPU
+        return event
+
+    def staying(self, user: Vmdbk) -> bool:
+        """Whether *user* is on the master and going on (it has not waited since)."""
+        return user.on_master and self.env.now <= user.burst[1] + 1e-12
+
+    def set_switching(self, switch_us: float, refill_us: float) -> None:
+        """Model the processor family's switching costs (cp.toml ``[cpu_families]``)."""
+        self.switch_s = switch_us / 1e6
+        self.refill_s = refill_us / 1e6
+
+    @property
+    def master_queued(self) -> int:
+        """Bursts waiting in the master-only PLDV now."""
+        return len(self._master_q)
+
+    @property
+    def queued(self) -> int:
+        """Bursts waiting in the common ready queue now."""
+        return len(self._ready)
 
     def _sliced(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
         """A burst longer than the time slice: one slice at a time, back in the queue between."""

@@ -64,6 +64,7 @@ class Vmdbk:
         "limit_weight",
         "limit_credit",
         "limit_at",
+        "on_master",
     )
 
     def __init__(self, userid: str) -> None:
@@ -103,3 +104,4 @@ class Vmdbk:
         self.limit_weight = 0.0
         self.limit_credit = 0.0
         self.limit_at = 0.0
+        self.on_master = False  # it moved to the master processor and has not waited since

@@ -18,6 +18,7 @@ from .network import LinuxNetwork, VSwitchController
 from .streamer import LinuxStreamer
 from .vdisk_format import VdiskFormatter
 from .virstor import ApacheServer, Virstor
+from .vmcf import VmcfClient, VmcfServer
 
 __all__ = [
     "WORKLOADS",
@@ -38,6 +39,8 @@ __all__ = [
     "VdiskFormatter",
     "VdiskWriter",
     "VSwitchController",
+    "VmcfClient",
+    "VmcfServer",
 ]
 
 WORKLOADS = {
@@ -58,4 +61,6 @@ WORKLOADS = {
     "linux_stream": LinuxStreamer,
     "virstor": Virstor,
     "apache": ApacheServer,
+    "vmcf_client": VmcfClient,
+    "vmcf_server": VmcfServer,
 }

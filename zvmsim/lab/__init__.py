@@ -19,6 +19,7 @@ from .dashboard import (
     streaming_dashboard,
     thrasher_dashboard,
     undersized_dashboard,
+    vmcf_master_dashboard,
 )
 from .frameflow import frame_flow, frame_flow_plot
 from .health import health_check, health_text
@@ -28,6 +29,7 @@ from .monboard import MonwriteBoard, monwrite_dashboard
 from .mystery import Mystery, mystery, mystery_widget
 from .rawdata import fields_frame, file_summary, records_frame, sets_frame
 from .shareboard import cpu_split, cpu_split_plot, excess_share_dashboard
+from .vmcfsweep import vmcf_sweep, vmcf_sweep_plot
 
 __all__ = [
     "by_time_plot",
@@ -73,4 +75,7 @@ __all__ = [
     "excess_share_dashboard",
     "cpu_split",
     "cpu_split_plot",
+    "vmcf_master_dashboard",
+    "vmcf_sweep",
+    "vmcf_sweep_plot",
 ]

@@ -38,6 +38,7 @@ __all__ = [
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
+    "vmcf_master_dashboard",
 ]
 
 _PRE = "<pre style='font-family: monospace; font-size: 12px; line-height: 1.25; margin: 0'>{}</pre>"
@@ -280,3 +281,12 @@ def memory63_dashboard(seed: int = 1) -> Dashboard:
     """
     reports = ["FCX225", "TXN", "FCX297", "FCX296", "FCX292"]
     return dashboard("memory63", reports, seed=seed, duration=60)  # a shorter window
+
+
+def vmcf_master_dashboard(seed: int = 1) -> Dashboard:
+    """VMCF and the master processor: release, processors, SMSG share, pairs, client work.
+
+    Shows VMCF activity with the master's and the alternates' busy (VMCFLOG)
+    and the processors with the master marked (FCX100), over two seconds.
+    """
+    return dashboard("vmcf-master", ["VMCFLOG", "FCX100"], seed=seed, duration=2)

@@ -43,6 +43,7 @@ from .records import (
     MRMTRSPR,
     MRMTRSYS,
     MRMTRUSR,
+    MRPRCMST,
     MRPRCPRP,
     MRSCLADL,
     MRSCLDDL,
@@ -96,6 +97,7 @@ class MonitorCollector:
         self._user_cls = {u: [0] * 7 for u in machine.users}
         self._avail_hf = 0
         self._lists_hf = [0, 0, 0, 0]  # z/VM 6.3 available lists: B2G/A2G singles/contigs
+        self._pldv_hf = [0, 0, 0]  # samples, master-only PLDV users, other PLDVs' users
         storage = machine.storage
         self._spaces = {s.owner: s for s in storage.spaces if s.kind == "guest"} if storage else {}
         self._interval = 0
@@ -180,6 +182,11 @@ class MonitorCollector:
                     hf[1] += queued
                 hf[2] += rdev.busy
         self._channels.hf_sample()
+        if m.vmcf.users:
+            pldv = self._pldv_hf
+            pldv[0] += 1
+            pldv[1] += m.processors.master_queued
+            pldv[2] += m.processors.queued
 
     def _keep_enabled(self, first: int) -> None:
         """Drop the records from index *first* on whose domain is not enabled for sample."""
@@ -290,6 +297,25 @@ class MonitorCollector:
                 out.append(_lpar_record(part, 0, tod, 0.0, 0.0, 0))
         for pu_type, count in sorted(prsm.cec.pus.items()):
             out.append(MRSYTCUP(tod=tod, pu_type=pu_type, count=count))
+
+    def _master_record(self, tod: int) -> MRPRCMST:
+        """The master processor, its master-only PLDV and the VMCF counts."""
+        procs, vmcf = self.machine.processors, self.machine.vmcf
+        return MRPRCMST(
+            tod=tod,
+            master=f"{procs.master:02X}",
+            hf_samples=self._pldv_hf[0],
+            hf_master_pldv=self._pldv_hf[1],
+            hf_pldv=self._pldv_hf[2],
+            master_runs=procs.master_runs,
+            master_wait_us=_us(procs.master_wait_s),
+            moves=procs.moves,
+            migrations=procs.migrations,
+            switch_us=_us(procs.switch_time_s),
+            refill_us=_us(procs.refill_time_s),
+            vmcf=vmcf.functions,
+            smsg=vmcf.smsgs,
+        )
 
     def _sxs_record(self, tod: int) -> MRSYTSXG:
         """CP's System Execution Space now: what users, real devices, resident
@@ -429,6 +455,8 @@ class MonitorCollector:
                     susp_us=_us(procs.suspended(cpu)),
                 )
             )
+        if m.vmcf.users:
+            out.append(self._master_record(tod))
         self._lpar_records(out, tod, now)
         out.append(self._sxs_record(tod))
         storage = m.storage

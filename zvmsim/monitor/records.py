@@ -51,6 +51,7 @@ __all__ = [
     "MRUSEACT",
     "MRSTORSG",
     "MRUSEPAG",
+    "MRPRCMST",
     "Record",
     "decode",
     "domain_mask",
@@ -821,6 +822,40 @@ class MRUSEPAG(Record):
     dasd: int = _gauge()
 
 
+# ---- The master processor and VMCF (sample) ---------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MRPRCMST(Record):
+    """D5 R11 (ours) — the master processor, its master-only PLDV, and VMCF.
+
+    Which processor is the master; how many users CP found waiting in the
+    master-only PLDV and in the other processors' dispatch vectors, summed
+    over high-frequency samples (VM/ESA 2.2.0 started counting the master-only
+    PLDV apart); the bursts the master took from its PLDV and their summed
+    wait there; VMDBKs moved to the master, dispatches on another processor
+    than the user's last (cache refills) and the processor time both cost;
+    VMCF functions (SEND, RECEIVE, REPLY) and SMSG commands done.
+    """
+
+    DOMAIN = 5
+    NUMBER = 11
+    KEY = "master"
+    tod: int
+    master: str = _char(4)
+    hf_samples: int = 0
+    hf_master_pldv: int = 0
+    hf_pldv: int = 0
+    master_runs: int = 0
+    master_wait_us: int = 0
+    moves: int = 0
+    migrations: int = 0
+    switch_us: int = 0
+    refill_us: int = 0
+    vmcf: int = 0
+    smsg: int = 0
+
+
 RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
     (cls.DOMAIN, cls.NUMBER): cls
     for cls in (
@@ -852,6 +887,7 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRIODHSK,
         MRSTORSG,
         MRUSEPAG,
+        MRPRCMST,
     )
 }
 

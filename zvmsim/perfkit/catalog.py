@@ -31,6 +31,7 @@ from .upgutl import FCX292, FCX293
 from .user import FCX112, FCX114, FCX164
 from .userlog import FCX162
 from .vdisk import FCX147
+from .vmcflog import VMCFLOG
 from .vswitch import FCX240
 
 __all__ = ["REPORTS", "find_report"]
@@ -82,6 +83,7 @@ REPORTS: dict[str, ReportSpec] = {
             FCX295,
             FCX296,
             FCX297,
+            VMCFLOG,
         ),
         key=lambda spec: spec.fcx,
     )

@@ -51,6 +51,7 @@ NEEDS: dict[str, tuple[int, ...]] = {
     "FCX225": (PROCESSOR, USER, IO, STORAGE),
     "FCX240": (IO,),
     "TXN": (APPLDATA,),
+    "VMCFLOG": (PROCESSOR,),
 }
 
 

@@ -5,6 +5,8 @@ busy in all, of which %USR was charged to users (their own instructions and
 CP's work for them), %SYS was CP's own unchargeable work and %EMU the users'
 instructions run in emulation (SIE); %WT is idle and %SUSP the time PR/SM
 left the processor ready but not dispatched. A ``>>Total<<`` row adds them up.
+When the data names the master processor (D5 R11), a Role column marks it
+and the alternates.
 
 FCX180 lists the configuration the monitor records describe: the machine
 and its physical PUs (D1 R4, D0 R16), the partition and its logical PUs
@@ -13,13 +15,15 @@ and its physical PUs (D1 R4, D0 R16), the partition and its logical PUs
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 
 from .reduce import Interval, RunData
-from .render import Column, Item, labelled
+from .render import Column, Item, labelled, table
 from .report import ReportSpec
 
-__all__ = ["FCX100", "FCX180", "KEYS", "cpu_split"]
+__all__ = ["FCX100", "FCX180", "KEYS", "cpu_split", "role_table", "with_roles"]
 
 TOTAL = ">>Total<<"
 KEYS = ("pct_cpu", "pct_usr", "pct_sys", "pct_emu", "pct_wt", "pct_susp")
@@ -49,7 +53,32 @@ def build_cpu(run: RunData, intervals: list[Interval], user: str | None) -> pd.D
         for cpu, c in sorted(iv.cpus.items())
     ]
     total = {"cpu": TOTAL, "pu_type": "", **{k: sum(r[k] for r in rows) for k in KEYS}}
-    return pd.DataFrame([total, *rows], columns=["cpu", "pu_type", *KEYS])
+    frame = pd.DataFrame([total, *rows], columns=["cpu", "pu_type", *KEYS])
+    return with_roles(frame, iv)
+
+
+def with_roles(frame: pd.DataFrame, iv: Interval) -> pd.DataFrame:
+    """Add a ``role`` column (Master, Alternate) when the data names the master
+    processor (D5 R11); other data keeps the columns it always had."""
+    master = next(iter(iv.masters), None)
+    if master is not None:
+        cpus = frame["cpu"]
+        frame["role"] = [
+            "" if c == TOTAL else "Master" if c == master else "Alternate" for c in cpus
+        ]
+    return frame
+
+
+ROLE = Column("role", ("", "Role"), 9, "s", left=True)
+
+
+def role_table(columns: list[Column], groups: str) -> Callable[[pd.DataFrame], list[str]]:
+    """A report body: the table, with the Role column when the frame has one."""
+
+    def body(frame: pd.DataFrame) -> list[str]:
+        return table(frame, [*columns, ROLE] if "role" in frame else columns, groups)
+
+    return body
 
 
 def _own_type(run: RunData) -> str:
@@ -57,23 +86,26 @@ def _own_type(run: RunData) -> str:
     return own[0].pu_type if own else ""
 
 
+_CPU_GROUPS = "               <----- Load ----->"
+_CPU_COLUMNS = [
+    Column("cpu", ("", "CPU"), 9, "s", left=True),
+    Column("pu_type", ("", "Type"), 4, "s", left=True),
+    Column("pct_cpu", ("", "%CPU"), 6, "1"),
+    Column("pct_usr", ("", "%USR"), 6, "1"),
+    Column("pct_sys", ("", "%SYS"), 6, "1"),
+    Column("pct_emu", ("", "%EMU"), 6, "1"),
+    Column("pct_wt", ("", "%WT"), 6, "1"),
+    Column("pct_susp", ("", "%SUSP"), 6, "1"),
+]
 FCX100 = ReportSpec(
     fcx="FCX100",
     name="CPU",
     title="CPU Load and Transactions",
     build=build_cpu,
     aliases=("CPU",),
-    groups="               <----- Load ----->",
-    columns=[
-        Column("cpu", ("", "CPU"), 9, "s", left=True),
-        Column("pu_type", ("", "Type"), 4, "s", left=True),
-        Column("pct_cpu", ("", "%CPU"), 6, "1"),
-        Column("pct_usr", ("", "%USR"), 6, "1"),
-        Column("pct_sys", ("", "%SYS"), 6, "1"),
-        Column("pct_emu", ("", "%EMU"), 6, "1"),
-        Column("pct_wt", ("", "%WT"), 6, "1"),
-        Column("pct_susp", ("", "%SUSP"), 6, "1"),
-    ],
+    groups=_CPU_GROUPS,
+    columns=_CPU_COLUMNS,
+    body=role_table(_CPU_COLUMNS, _CPU_GROUPS),
 )
 
 

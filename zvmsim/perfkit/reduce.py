@@ -32,6 +32,7 @@ from ..monitor.records import (
     MRMTRSPR,
     MRMTRSYS,
     MRMTRUSR,
+    MRPRCMST,
     MRPRCPRP,
     MRSTOASI,
     MRSTOATC,
@@ -79,6 +80,7 @@ class Interval:
     hipersockets: dict[str, Counters] = field(default_factory=dict)  # IQD CHPIDs, by CHPID
     storage63: Counters = field(default_factory=dict)  # z/VM 6.3 aging and available lists
     upag: dict[str, Counters] = field(default_factory=dict)  # user page activity, by userid
+    masters: dict[str, Counters] = field(default_factory=dict)  # the master processor, VMCF
 
 
 @dataclass
@@ -122,6 +124,7 @@ _SAMPLED: dict[type[Record], str] = {
     MRIODLNK: "links",
     MRIODHSK: "hipersockets",
     MRUSEPAG: "upag",
+    MRPRCMST: "masters",
 }
 _GROUPS = (
     "cpus",
@@ -138,6 +141,7 @@ _GROUPS = (
     "links",
     "hipersockets",
     "upag",
+    "masters",
 )
 _DESCRIBED = (
     MRSYTEPM,
@@ -321,6 +325,7 @@ _GAUGES = {
         MRIODHSK,
         MRSTORSG,
         MRUSEPAG,
+        MRPRCMST,
     )
     for f in fields(cls)
     if f.metadata.get("gauge")

@@ -1,0 +1,72 @@
+"""Amdahl on one processor: the VMCF rate against the number of processors, per release.
+
+:func:`vmcf_sweep` runs the vmcf-master scenario for each release and
+processor count and reads VMCFLOG's ``>>Mean>>`` row; :func:`vmcf_sweep_plot`
+draws the rates beside the "capacity only" line, what adding processors
+would give if the processor time per VMCF stayed at one run's figure and
+nothing were serialised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from ..api import report, simulate
+
+__all__ = ["vmcf_sweep", "vmcf_sweep_plot"]
+
+COLUMNS = ("vmcf_rate", "cpu_per_vmcf_ms", "pct_master", "pct_alt")
+
+
+def vmcf_sweep(
+    processors: Iterable[int] = range(1, 7),
+    releases: Iterable[str] = ("2.1", "2.2"),
+    *,
+    knobs: dict[str, Any] | None = None,
+    seed: int = 1,
+    duration: float = 1.0,
+    progress: Callable[[float], object] | None = None,
+) -> pd.DataFrame:
+    """One row per (release, processors): VMCFLOG's whole-run figures (COLUMNS)."""
+    cases = [(r, n) for r in releases for n in processors]
+    rows = []
+    for i, (release, count) in enumerate(cases):
+        chosen = {**(knobs or {}), "release": release, "processors": count}
+        data = simulate("vmcf-master", chosen, seed=seed, duration=duration, interval=duration)
+        mean = report(data, "VMCFLOG").frame.iloc[0]
+        rows.append({"release": release, "processors": count, **{c: mean[c] for c in COLUMNS}})
+        if progress is not None:
+            progress((i + 1) / len(cases))
+    return pd.DataFrame(rows, columns=["release", "processors", *COLUMNS])
+
+
+def vmcf_sweep_plot(frame: pd.DataFrame, *, capacity_from: str = "2.1", ax: Any = None) -> Any:
+    """VMCF rate against processors for each release, and the capacity-only line; the axes.
+
+    The capacity-only line takes release *capacity_from*'s processor time per
+    VMCF on its largest run and lets every processor run at 100 %.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 3.5))
+    for release, part in frame.groupby("release", sort=True):
+        ax.plot(part["processors"], part["vmcf_rate"], marker="o", label=f"VM/ESA {release}.0")
+    base = frame[frame["release"] == capacity_from]
+    if len(base):
+        last = base.iloc[-1]
+        counts = base["processors"]
+        ax.plot(
+            counts,
+            counts * 1000.0 / last["cpu_per_vmcf_ms"],
+            linestyle="--",
+            color="grey",
+            label=f"capacity only ({capacity_from} CPU/VMCF)",
+        )
+    ax.set_xlabel("processors")
+    ax.set_ylabel("VMCF functions / s")
+    ax.set_title("VMCF rate against processors")
+    ax.legend(fontsize=8)
+    return ax
