@@ -22,6 +22,7 @@ __all__ = [
     "DriveModel",
     "HiperSocketsModel",
     "LinuxStackModel",
+    "PrsmCosts",
     "SxsModel",
     "VSwitchModel",
     "load_calibration",
@@ -135,6 +136,18 @@ class ControlUnitTiming:
 
 
 @dataclass(frozen=True)
+class PrsmCosts:
+    """PR/SM's cost per logical-PU dispatch and CP's spin lock (``prsm.toml``)."""
+
+    dispatch_us: float = 3.0  # PR/SM's time per dispatch of a logical PU
+    scan_us_per_logical: float = 0.1  # ... plus this per logical PU sharing the pool
+    other_run_ms: float = 2.0  # a load partition's logical PU: run per dispatch
+    hold_us: float = 12.0  # mean hold time of CP's scheduler lock
+    yield_after_us: float = 2.0  # spin on a held lock before Diag x'44'
+    sense_us: float = 0.5  # one SIGP Sense-Running
+
+
+@dataclass(frozen=True)
 class Calibration:
     """All hardware and CP constants for one run."""
 
@@ -159,6 +172,7 @@ class Calibration:
     page_alloc_free: float = 0.0
     # constants that differ before z/VM 5.3 (cp.toml's ``*_52`` keys): name -> value
     before_53: dict[str, float] = dataclasses.field(default_factory=dict)
+    prsm_costs: PrsmCosts = PrsmCosts()
 
     def at_level(self, zvm_level: str) -> Calibration:
         """The constants for a z/VM release: before 5.3, the ``*_52`` values replace the others.
@@ -235,6 +249,20 @@ def _sxs_model(table: dict) -> SxsModel:
     return model
 
 
+def _prsm_costs(table: dict) -> PrsmCosts:
+    """``prsm.toml``: PR/SM's dispatch cost and the spin lock's constants, all positive."""
+    values = {
+        k: float(v)
+        for part in ("dispatch", "spinlock")
+        for k, v in table[part].items()
+        if k != "source"
+    }
+    costs = PrsmCosts(**values)
+    if min(vars(costs).values()) <= 0:
+        raise ValueError("prsm.toml constants must be positive")
+    return costs
+
+
 _OLD = "_52"  # suffix of a cp.toml constant for z/VM levels before 5.3
 
 
@@ -304,6 +332,7 @@ def load_calibration() -> Calibration:
                 for k, v in table.items()
                 if k.endswith(_OLD)
             },
+            prsm_costs=_prsm_costs(_read("prsm.toml")),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ZvmsimError(f"calibration data is incomplete: {exc}") from None

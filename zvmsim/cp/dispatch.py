@@ -64,6 +64,8 @@ class Processors:
         "_seq",
         "_vclock",
         "cp",
+        "wakes",
+        "lock",
     )
 
     def __init__(
@@ -96,6 +98,16 @@ class Processors:
         # whose share puts its bursts ahead of the guests'
         self.cp = Vmdbk("*CP*")
         self.cp.weight = 1e9
+        self.wakes = [0] * count  # bursts started on a waiting processor (PR/SM dispatches)
+        self.lock: Any = None  # CP's scheduler spin lock, when modelled (see attach_lock)
+
+    def attach_lock(self, lock: Any) -> None:
+        """Take *lock* (a :class:`~zvmsim.cp.spinlock.SpinLock`) at every dispatch, and
+        once more on a processor that waited (it searched the lists before it waited)."""
+        self.lock = lock
+        if self._segments is None:
+            now = self.env.now
+            self._segments = [deque([(now, f, 1.0)]) if f > now else deque() for f in self.free_at]
 
     def run(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Event:
         """Run a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
@@ -135,6 +147,11 @@ class Processors:
     ) -> simpy.Timeout:
         """Start *user*'s burst on the free processor *cpu* now (*waiter* fires at its end)."""
         start = self.env.now
+        woke = self.free_at[cpu] < start - 1e-9
+        if woke:
+            self.wakes[cpu] += 1
+        if self.lock is not None:
+            start = self._take_lock(cpu, start, 2 if woke else 1)
         if user.limithard:
             rate = user.share_absolute / 100.0 * self.count  # processors' worth it may use
             user.limit_free_at = start + total / rate
@@ -155,11 +172,23 @@ class Processors:
         user.tcpu_s += total
         user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
         user.state = RUN
-        done = self.env.timeout(end - start)
+        done = self.env.timeout(end - self.env.now)
         if waiter is not None:
             done.callbacks.append(lambda _event: waiter.succeed())
         done.callbacks.append(lambda _event, cpu=cpu: self._freed(cpu))
         return done
+
+    def _take_lock(self, cpu: int, now: float, times: int) -> float:
+        """*cpu* takes the scheduler lock before its burst: its spin and hold are system
+        time, the time PR/SM kept it off its physical PU suspended; when the burst starts."""
+        cp_s, away = self.lock.take(now, cpu, times)
+        wall = cp_s / self.speed[cpu] + away
+        self.busy_s[cpu] += cp_s
+        self.system_s[cpu] += cp_s
+        self.susp_s[cpu] += wall - cp_s
+        if self._segments is not None and wall > 0:
+            self._segments[cpu].append((now, now + wall, cp_s / wall))
+        return now + wall
 
     def _freed(self, cpu: int) -> None:
         """*cpu* finished a burst. If others are ready, choose among them a moment later,

@@ -51,6 +51,7 @@ __all__ = [
     "MRUSEACT",
     "MRSTORSG",
     "MRUSEPAG",
+    "MRSYTLCK",
     "Record",
     "decode",
     "domain_mask",
@@ -819,6 +820,25 @@ class MRUSEPAG(Record):
     dasd: int = _gauge()
 
 
+@dataclass(frozen=True, slots=True)
+class MRSYTLCK(Record):
+    """D0 R23 — one CP formal spin lock: requests, collisions, spin, yields to PR/SM."""
+
+    DOMAIN = 0
+    NUMBER = 23
+    KEY = "lock"
+    tod: int
+    lock: str = _char(8)
+    requests: int = 0  # times a logical PU took the lock
+    collisions: int = 0  # ... and found it held
+    wait_us: int = 0  # from request to acquisition, summed (spinning or off the PU)
+    spin_us: int = 0  # processor time spent spinning (CP time)
+    diag44: int = 0  # Diag x'44' calls (yield to anyone)
+    diag9c: int = 0  # Diag x'9C' calls (have PR/SM run the holder)
+    sense: int = 0  # SIGP Sense-Running of the holder
+    preempted: int = 0  # holds during which PR/SM undispatched the holder
+
+
 RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
     (cls.DOMAIN, cls.NUMBER): cls
     for cls in (
@@ -850,6 +870,7 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRIODHSK,
         MRSTORSG,
         MRUSEPAG,
+        MRSYTLCK,
     )
 }
 

@@ -51,6 +51,7 @@ NEEDS: dict[str, tuple[int, ...]] = {
     "FCX225": (PROCESSOR, USER, IO, STORAGE),
     "FCX240": (IO,),
     "TXN": (APPLDATA,),
+    "FCX265": (),  # spin locks: System domain only
 }
 
 

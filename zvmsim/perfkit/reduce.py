@@ -39,6 +39,7 @@ from ..monitor.records import (
     MRSYTCUG,
     MRSYTCUP,
     MRSYTEPM,
+    MRSYTLCK,
     MRSYTRSG,
     MRSYTSXG,
     MRSYTSYG,
@@ -79,6 +80,7 @@ class Interval:
     hipersockets: dict[str, Counters] = field(default_factory=dict)  # IQD CHPIDs, by CHPID
     storage63: Counters = field(default_factory=dict)  # z/VM 6.3 aging and available lists
     upag: dict[str, Counters] = field(default_factory=dict)  # user page activity, by userid
+    locks: dict[str, Counters] = field(default_factory=dict)  # CP spin locks, by name
 
 
 @dataclass
@@ -122,6 +124,7 @@ _SAMPLED: dict[type[Record], str] = {
     MRIODLNK: "links",
     MRIODHSK: "hipersockets",
     MRUSEPAG: "upag",
+    MRSYTLCK: "locks",
 }
 _GROUPS = (
     "cpus",
@@ -138,6 +141,7 @@ _GROUPS = (
     "links",
     "hipersockets",
     "upag",
+    "locks",
 )
 _DESCRIBED = (
     MRSYTEPM,
