@@ -81,7 +81,7 @@ def test_an_uncontended_pool_never_preempts_a_holder() -> None:
 def test_diag44_calls_pr_sm_diag9c_stays_out() -> None:
     state = PoolState(10.0, 2.0, 16.0, 64.0, 20e-6)
     old, new = _lock_alone("diag44", state), _lock_alone("diag9c", state)
-    assert old.diag44 >= old.collisions > 0 and old.sense == 0
+    assert old.diag44 > 0 and old.collisions > 0 and old.sense == 0
     assert new.diag44 == 0 and new.sense >= new.collisions
 
 
@@ -179,3 +179,42 @@ def test_same_seed_same_reports() -> None:
         for _ in range(2)
     ]
     assert texts[0] == texts[1]
+
+
+# ---- the lab: categories, sweep, dashboard -------------------------------------
+
+
+def test_cpu_categories_add_up_to_the_reports(default_run) -> None:
+    from zvmsim.lab import cpu_categories, cpu_categories_text
+
+    c = cpu_categories(default_run)
+    cpu = zvmsim.report(default_run, "FCX100").frame.iloc[0]
+    assert c["guests"] + c["cp"] == pytest.approx(cpu["pct_cpu"] / 100, rel=1e-9)
+    assert c["prsm_pool"] == pytest.approx(_pool_ovhd(default_run) / 100, rel=1e-9)
+    assert 0 < c["prsm"] < c["prsm_pool"]
+    assert "PR/SM for all partitions" in cpu_categories_text(default_run)
+
+
+def test_overhead_sweep_reports_progress_and_plots() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from zvmsim.lab import overhead_sweep, overhead_sweep_plot
+
+    done: list[float] = []
+    frame = overhead_sweep([8, 32], duration=2, progress=done.append)
+    assert done == [0.5, 1.0] and list(frame["logical_pus"]) == [8, 32]
+    assert frame["prsm_pool"].iloc[1] > frame["prsm_pool"].iloc[0]
+    assert len(overhead_sweep_plot(frame).get_lines()) == 3
+
+
+def test_prsm_dashboard_follows_the_knobs() -> None:
+    from zvmsim.lab import prsm_dashboard
+
+    board = prsm_dashboard()
+    assert board.error == "" and "LOCKLOG" in board.text and "CECLOG" in board.text
+    before = board.text
+    board.controls["logical_pus"].value = 8
+    assert board.error == "" and board.text != before
+    board.controls["lock_yield"].value = "diag9c"
+    assert board.error == "" and "0 Diag x'44'" in board.text

@@ -143,7 +143,7 @@ class PrsmCosts:
     scan_us_per_logical: float = 0.1  # ... plus this per logical PU sharing the pool
     other_run_ms: float = 2.0  # a load partition's logical PU: run per dispatch
     hold_us: float = 12.0  # mean hold time of CP's scheduler lock
-    yield_after_us: float = 2.0  # spin on a held lock before Diag x'44'
+    yield_after_us: float = 20.0  # spin on a held lock before Diag x'44'
     sense_us: float = 0.5  # one SIGP Sense-Running
 
 

@@ -16,6 +16,7 @@ from .dashboard import (
     memory63_dashboard,
     paging_difficulties_dashboard,
     pav_mdc_dashboard,
+    prsm_dashboard,
     streaming_dashboard,
     thrasher_dashboard,
     undersized_dashboard,
@@ -26,6 +27,7 @@ from .healthboard import HealthBoard, health_dashboard
 from .history import compare_runs, load_run, save_run
 from .monboard import MonwriteBoard, monwrite_dashboard
 from .mystery import Mystery, mystery, mystery_widget
+from .prsmview import cpu_categories, cpu_categories_text, overhead_sweep, overhead_sweep_plot
 from .rawdata import fields_frame, file_summary, records_frame, sets_frame
 
 __all__ = [
@@ -69,4 +71,9 @@ __all__ = [
     "memory63_dashboard",
     "frame_flow",
     "frame_flow_plot",
+    "prsm_dashboard",
+    "cpu_categories",
+    "cpu_categories_text",
+    "overhead_sweep",
+    "overhead_sweep_plot",
 ]
