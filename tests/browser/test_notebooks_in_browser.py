@@ -178,6 +178,11 @@ TURNS: dict[str, Turn] = {
         "release", "toggle", "6.2", _number(r"^>>Mean>>\s+\S+\s+(\S+)"), "up",
         "back on z/VM 6.2 the demand scan and reorder raise CP's share (T/V)",
     ),
+    "16-prsm-overhead.ipynb": Turn(
+        "logical_pus", "slider", "8",
+        _number(r"PR/SM for all partitions of the pool\s+(\S+)"), "down",
+        "fewer logical IFLs for z/VM's partition: fewer, cheaper PR/SM dispatches",
+    ),
     "20-mystery-system.ipynb": Turn(
         "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
         "picking DEVICE shows the mystery system's device report",
