@@ -102,6 +102,11 @@ def _observed(row: dict, run) -> list[float]:
     if row["report"] in ("FCX225", "VMCFLOG"):  # a by-time report: the interval named
         frame = zvmsim.report(run, row["report"]).frame
         return [float(frame[frame["interval_end"] == row["entity"]].iloc[0][row["column"]])]
+    if row["report"] == "FCX126" and row["entity"].endswith(" pool"):
+        # a physical PU pool: busy or PR/SM overhead summed over its PUs (% of one PU)
+        pools = {p[0]: p for p in zvmsim.report(run, "FCX126").frame.attrs["pools"]}
+        _, count, busy, ovhd = pools[row["entity"].split()[0]]
+        return [(ovhd if row["column"].startswith("pct_ovhd") else busy) * count]
     if row["report"] == "FCX126":  # a partition: the mean over its logical PUs
         frame = zvmsim.report(run, "FCX126").frame
         return [float(frame[frame["partition"] == row["entity"]][row["column"]].mean())]
@@ -148,6 +153,8 @@ def _observed(row: dict, run) -> list[float]:
 
 
 def _within(value: float, target: float, tolerance: str) -> bool:
+    if tolerance == "above":  # the seed gives a bound ("above 100%")
+        return value > target
     if tolerance.startswith("abs"):
         return abs(value - target) <= float(tolerance.split()[1])
     return abs(value - target) <= float(tolerance) * abs(target)

@@ -23,6 +23,7 @@ __all__ = [
     "DriveModel",
     "HiperSocketsModel",
     "LinuxStackModel",
+    "PrsmCosts",
     "SxsModel",
     "VSwitchModel",
     "load_calibration",
@@ -155,6 +156,18 @@ class CpuFamily:
 
 
 @dataclass(frozen=True)
+class PrsmCosts:
+    """PR/SM's cost per logical-PU dispatch and CP's spin lock (``prsm.toml``)."""
+
+    dispatch_us: float = 3.0  # PR/SM's time per dispatch of a logical PU
+    scan_us_per_logical: float = 0.1  # ... plus this per logical PU sharing the pool
+    other_run_ms: float = 2.0  # a load partition's logical PU: run per dispatch
+    hold_us: float = 12.0  # mean hold time of CP's scheduler lock
+    yield_after_us: float = 20.0  # spin on a held lock before Diag x'44'
+    sense_us: float = 0.5  # one SIGP Sense-Running
+
+
+@dataclass(frozen=True)
 class Calibration:
     """All hardware and CP constants for one run."""
 
@@ -187,6 +200,8 @@ class Calibration:
     def cpu_family(self, cpu_model: str) -> CpuFamily | None:
         """The family constants of *cpu_model* (``9121-742`` -> ``9121``), if modelled."""
         return self.cpu_families.get(cpu_model.split("-")[0])
+
+    prsm_costs: PrsmCosts = PrsmCosts()
 
     def at_level(self, zvm_level: str) -> Calibration:
         """The constants for a z/VM release: before 5.3, the ``*_52`` values replace the others.
@@ -263,6 +278,20 @@ def _sxs_model(table: dict) -> SxsModel:
     return model
 
 
+def _prsm_costs(table: dict) -> PrsmCosts:
+    """``prsm.toml``: PR/SM's dispatch cost and the spin lock's constants, all positive."""
+    values = {
+        k: float(v)
+        for part in ("dispatch", "spinlock")
+        for k, v in table[part].items()
+        if k != "source"
+    }
+    costs = PrsmCosts(**values)
+    if min(vars(costs).values()) <= 0:
+        raise ValueError("prsm.toml constants must be positive")
+    return costs
+
+
 _OLD = "_52"  # suffix of a cp.toml constant for z/VM levels before 5.3
 
 
@@ -337,6 +366,7 @@ def load_calibration() -> Calibration:
                 str(k): CpuFamily(**{n: float(x) for n, x in v.items() if n != "source"})
                 for k, v in cp.get("cpu_families", {}).items()
             },
+            prsm_costs=_prsm_costs(_read("prsm.toml")),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ZvmsimError(f"calibration data is incomplete: {exc}") from None

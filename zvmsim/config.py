@@ -196,6 +196,7 @@ class CPConfig:
     mdc_system: bool
     mdc_max_mb: float
     fixes: dict[str, bool]
+    lock_yield: str = "none"  # CP's scheduler spin lock: none (not modelled), diag44, diag9c
 
 
 @dataclass(frozen=True)
@@ -460,8 +461,11 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         mdc_system=cpd.get("mdc_system", bool, True),
         mdc_max_mb=cpd.get("mdc_max_mb", float, 0.0),
         fixes={str(k): bool(v) for k, v in cpd.get("fixes", dict, {}).items()},
+        lock_yield=cpd.get("lock_yield", str, "none"),
     )
     cpd.done()
+    if cp.lock_yield not in LOCK_YIELDS:
+        raise ZvmsimError(f"[cp].lock_yield must be {'/'.join(LOCK_YIELDS)}, not {cp.lock_yield!r}")
     cec = _cec(top.get("cec", dict, None), top.get("partitions", dict, None), processors, info)
     storage = _storage(top.get("storage", dict, None))
     paging = _paging(top.get("paging", dict, None), channels, calibration)
@@ -608,6 +612,7 @@ def _srm(body: dict | None) -> SrmConfig:
 
 
 PU_TYPES = ("CP", "IFL", "ICF", "ZIIP", "ZAAP")
+LOCK_YIELDS = ("none", "diag44", "diag9c")
 
 
 def _cec(
@@ -626,6 +631,7 @@ def _cec(
     zos_load = t.get("zos_load", float, 1.0)
     zos_swing = t.get("zos_swing", float, 0.0)
     swing_s = _positive(t.get("swing_s", float, 5.0), "[cec].swing_s")
+    dispatch_cost = t.get("dispatch_cost", bool, False)
     t.done()
     if not 0.0 <= zos_load <= 10.0 or not 0.0 <= zos_swing <= 2.0:
         raise ZvmsimError("[cec]: zos_load must be 0 to 10 and zos_swing 0 to 2")
@@ -648,6 +654,9 @@ def _cec(
             busy=p.get("busy", float, 0.0),
             busy_from_s=p.get("busy_from_s", float, 0.0),
         )
+        demand = p.get("demand", float, -1.0)  # PUs' worth wanted, over its logical PUs
+        if demand >= 0 and not own:
+            part = dataclasses.replace(part, busy=min(1.0, demand / max(part.logical, 1)))
         ziips = p.get("ziips", int, 0)  # a z/OS partition's zIIPs beside its CPs
         ziip_busy = p.get("ziip_busy", float, 0.0)
         p.done()
@@ -693,6 +702,7 @@ def _cec(
         zos_load,
         zos_swing,
         swing_s,
+        dispatch_cost,
     )
 
 

@@ -27,6 +27,7 @@ from .cp.mdc import MinidiskCache
 from .cp.minidisk import BLOCK_BYTES, Minidisk
 from .cp.paging import PageVolume, PagingDevices
 from .cp.scheduler import Scheduler
+from .cp.spinlock import SpinLock
 from .cp.storage import Storage
 from .cp.storage63 import Storage63
 from .cp.vmcf import Vmcf
@@ -81,7 +82,26 @@ class Machine:
             cal.prsm_dispatch_ms / 1000.0,
             self.streams.stream("prsm:swing"),
         )
-        self.prsm = Prsm(self.env, config.cec, self.processors, cal.prsm_overhead, pools)
+        self.prsm = Prsm(
+            self.env,
+            config.cec,
+            self.processors,
+            cal.prsm_overhead,
+            pools,
+            cal.prsm_costs if config.cec.dispatch_cost else None,
+        )
+        self.lock: SpinLock | None = None  # CP's scheduler lock, where modelled
+        if config.cp.lock_yield != "none":
+            self.lock = SpinLock(
+                "SRMSLOCK",
+                config.cp.lock_yield,
+                cal.prsm_costs,
+                self.prsm.pool_state,
+                cal.prsm_dispatch_ms / 1000.0,
+                self.streams.stream("cp:spinlock"),
+                self.prsm.intercept,
+            )
+            self.processors.attach_lock(self.lock)
         self.chpids = {
             c.chpid: Chpid(c.chpid, c.kind, cal.channels[c.kind]) for c in config.channels.values()
         }

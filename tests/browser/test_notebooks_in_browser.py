@@ -182,6 +182,11 @@ TURNS: dict[str, Turn] = {
         "excess_share_defect", "toggle", "on", _number(r"^LINUX03\s+(\S+)"), "up",
         "with the defect the time LINUX04 leaves goes to LINUX03 alone",
     ),
+    "16-prsm-overhead.ipynb": Turn(
+        "logical_pus", "slider", "8",
+        _number(r"PR/SM for all partitions of the pool\s+(\S+)"), "down",
+        "fewer logical IFLs for z/VM's partition: fewer, cheaper PR/SM dispatches",
+    ),
     "20-mystery-system.ipynb": Turn(
         "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
         "picking DEVICE shows the mystery system's device report",

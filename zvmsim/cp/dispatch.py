@@ -89,6 +89,8 @@ class Processors:
         "migrations",
         "switch_time_s",
         "refill_time_s",
+        "wakes",
+        "lock",
     )
 
     def __init__(
@@ -134,6 +136,16 @@ class Processors:
         self.migrations = 0  # bursts started on another processor than their user's last
         self.switch_time_s = 0.0  # processor time those moves and refills cost
         self.refill_time_s = 0.0
+        self.wakes = [0] * count  # bursts started on a waiting processor (PR/SM dispatches)
+        self.lock: Any = None  # CP's scheduler spin lock, when modelled (see attach_lock)
+
+    def attach_lock(self, lock: Any) -> None:
+        """Take *lock* (a :class:`~zvmsim.cp.spinlock.SpinLock`) at every dispatch, and
+        once more on a processor that waited (it searched the lists before it waited)."""
+        self.lock = lock
+        if self._segments is None:
+            now = self.env.now
+            self._segments = [deque([(now, f, 1.0)]) if f > now else deque() for f in self.free_at]
 
     def run(
         self,
@@ -208,6 +220,11 @@ class Processors:
             total += self.refill_s  # its working set is in another processor's cache
             self.migrations += 1
             self.refill_time_s += self.refill_s
+        woke = self.free_at[cpu] < start - 1e-9
+        if woke:
+            self.wakes[cpu] += 1
+        if self.lock is not None:
+            start = self._take_lock(cpu, start, 2 if woke else 1)
         if user.limithard and self.limits is not None:  # SET SRM LIMITHARD's method
             user.limit_free_at = self.limits.free_at(user, start, total)
         elif user.limithard:
@@ -230,11 +247,23 @@ class Processors:
         user.tcpu_s += total
         user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
         user.state = RUN
-        done = self.env.timeout(end - start)
+        done = self.env.timeout(end - self.env.now)
         if waiter is not None:
             done.callbacks.append(lambda _event: waiter.succeed())
         done.callbacks.append(lambda _event, cpu=cpu: self._freed(cpu))
         return done
+
+    def _take_lock(self, cpu: int, now: float, times: int) -> float:
+        """*cpu* takes the scheduler lock before its burst: its spin and hold are system
+        time, the time PR/SM kept it off its physical PU suspended; when the burst starts."""
+        cp_s, away = self.lock.take(now, cpu, times)
+        wall = cp_s / self.speed[cpu] + away
+        self.busy_s[cpu] += cp_s
+        self.system_s[cpu] += cp_s
+        self.susp_s[cpu] += wall - cp_s
+        if self._segments is not None and wall > 0:
+            self._segments[cpu].append((now, now + wall, cp_s / wall))
+        return now + wall
 
     def _freed(self, cpu: int) -> None:
         """*cpu* finished a burst. If others are ready, choose among them a moment later,

@@ -20,6 +20,7 @@ in proportion to the time they are dispatched.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -28,8 +29,10 @@ from typing import TYPE_CHECKING
 import simpy
 
 from ..cp.dispatch import Processors
+from ..cp.spinlock import PoolState
 
 if TYPE_CHECKING:
+    from ..calibration import PrsmCosts
     from .pools import OtherPools
 
 __all__ = ["CecConfig", "PartitionConfig", "PoolShare", "Prsm", "share_pool"]
@@ -75,6 +78,7 @@ class CecConfig:
     zos_load: float = 1.0  # z/OS partitions' demand (CPs, zIIPs) as a multiple of their busy
     zos_swing: float = 0.0  # how much it swings about that (coefficient of variation)
     swing_s: float = 5.0  # ... redrawn this often
+    dispatch_cost: bool = False  # PR/SM's overhead per logical-PU dispatch (prsm.toml)
 
 
 def share_pool(
@@ -120,7 +124,10 @@ class Prsm:
         processors: Processors,
         overhead_per_busy: float,
         pools: OtherPools | None = None,
+        costs: PrsmCosts | None = None,
     ) -> None:
+        """With *costs*, PR/SM's overhead is a cost per logical-PU dispatch (see
+        :meth:`overhead`) on top of *overhead_per_busy*."""
         self.env = env
         self.pools = pools  # the pools z/VM does not run in (see :mod:`.pools`)
         self.cec = cec
@@ -141,6 +148,11 @@ class Prsm:
         self.contended = self._can_be_contended()  # fixed by the configuration
         self.own_contended = self._can_be_contended(self.own.pu_type)  # z/VM's pool
         self.own_share: PoolShare | None = None  # z/VM's logical PUs' last PR/SM grant
+        self.costs = costs
+        self.intercepts = [0] * processors.count  # Diag x'44'/x'9C' calls of z/VM's PUs
+        self.switches = [0.0] * processors.count  # dispatches PR/SM ended (pool oversubscribed)
+        self._ready = PoolState()  # z/VM's pool: logical PUs wanting a physical PU
+        self._ovhd_total = self._ovhd_rate = 0.0
 
     def _can_be_contended(self, only: str = "") -> bool:
         """Whether shared pools (or pool *only*) can ever be oversubscribed (else PR/SM
@@ -159,7 +171,7 @@ class Prsm:
 
     def start(self) -> None:
         """Begin sharing out the pools (only where they can be oversubscribed or vary)."""
-        if self.own_contended:
+        if self.own_contended or self.costs is not None:  # costs: a moment's peaks matter too
             self.env.process(self._run())
         if self.pools is not None and (self.contended or self.pools.wanted()):
             self.pools.start()
@@ -193,6 +205,8 @@ class Prsm:
                 p.logical for p in self.cec.partitions if p.pu_type == own.pu_type and p.dedicated
             )
             demand = {p.name: (demand_own if p.own else self._others_demand(p, now)) for p in pool}
+            if self.costs is not None:  # PR/SM's own time comes out of the pool first
+                capacity = max(0.0, capacity - self._overhead_rate(pool, now, span))
             alloc = share_pool(
                 capacity,
                 demand,
@@ -205,6 +219,9 @@ class Prsm:
                 else min(1.0, alloc.get(own.name, 0.0) / demand_own)
             )
             procs.set_speed(speed)
+            self._ready = self._spread(pool, demand, capacity)
+            if self.costs is not None:
+                self._count_switches(own_used)
             if self.pools is not None and procs.count:
                 got = alloc.get(own.name, 0.0) if not own.dedicated else demand_own
                 self.own_share = PoolShare(got / procs.count, demand_own / procs.count)
@@ -245,8 +262,96 @@ class Prsm:
         return list(self.dispatched_s[part.name])
 
     def overhead(self, part: PartitionConfig, now: float) -> list[float]:
-        """PR/SM's physical time spent managing each logical PU of *part*."""
-        return [b * self.overhead_per_busy for b in self.logical_busy(part, now)]
+        """PR/SM's physical time spent managing each logical PU of *part*.
+
+        A share of the time it was dispatched (*overhead_per_busy*) and, where the
+        CEC models it, PR/SM's time for each dispatch of it (:meth:`dispatch_s`).
+        """
+        busy = self.logical_busy(part, now)
+        if self.costs is None:
+            return [b * self.overhead_per_busy for b in busy]
+        cost = self.dispatch_s(part.pu_type)
+        counts = self.dispatches(part, busy)
+        return [b * self.overhead_per_busy + n * cost for b, n in zip(busy, counts, strict=True)]
+
+    def dispatch_s(self, pu_type: str) -> float:
+        """PR/SM's time for one dispatch of a logical PU in the shared *pu_type* pool:
+        more, the more logical PUs share it (PR/SM's dispatcher looks over them all)."""
+        assert self.costs is not None
+        logical = sum(
+            p.logical for p in self.cec.partitions if p.pu_type == pu_type and not p.dedicated
+        )
+        return (self.costs.dispatch_us + self.costs.scan_us_per_logical * logical) / 1e6
+
+    def dispatches(self, part: PartitionConfig, busy: list[float]) -> list[float]:
+        """Dispatches of each logical PU of *part* so far, given its dispatched *busy* seconds.
+
+        z/VM's: each start of work on a waiting logical PU, each dispatch PR/SM
+        ended to give the physical PU to another, each Diag x'44' or x'9C'. A
+        partition simulated as load: one per busy period it ran.
+        """
+        assert self.costs is not None
+        if part.own:
+            procs = self.processors
+            return [
+                procs.wakes[c] + self.switches[c] + self.intercepts[c] for c in range(procs.count)
+            ]
+        # a logical PU busy u of the time runs, once dispatched, a whole busy period:
+        # on average other_run_ms / (1 - u), so a busier one is dispatched less often
+        idle = max(0.0, 1.0 - min(1.0, part.busy))
+        return [b * idle / (self.costs.other_run_ms / 1000.0) for b in busy]
+
+    def intercept(self, cpu: int, calls: int) -> None:
+        """z/VM's logical PU *cpu* issued *calls* Diag x'44' or x'9C' (each a dispatch)."""
+        self.intercepts[cpu] += calls
+
+    def pool_state(self) -> PoolState:
+        """z/VM's pool as PR/SM runs it now (for CP's spin locks)."""
+        return self._ready
+
+    def _spread(
+        self, pool: list[PartitionConfig], demand: dict[str, float], capacity: float
+    ) -> PoolState:
+        """How many of the pool's logical PUs want a physical PU at an instant.
+
+        Each logical PU of a partition wanting *D* PUs over *n* logical PUs wants
+        one a share ``u = D / n`` of the time, independently of the others: the
+        count is a sum of such on-off PUs, with mean ``sum(D)`` and variance
+        ``sum(n u (1 - u))``. The same demand over more logical PUs varies more.
+        """
+        mean = var = most = 0.0
+        for p in pool:
+            n = self.processors.count if p.own else p.logical
+            if n <= 0:
+                continue
+            u = min(1.0, demand[p.name] / n)
+            mean += u * n
+            var += n * u * (1.0 - u)
+            most += n
+        cost = self.dispatch_s(self.own.pu_type) if self.costs is not None else 0.0
+        return PoolState(mean, math.sqrt(var), most, capacity, cost)
+
+    def _count_switches(self, own_used: float) -> None:
+        """While the pool is oversubscribed PR/SM ends a dispatch every dispatch interval."""
+        ready = self._ready
+        if self.pools is None or not self.processors.count or ready.ready_max <= ready.capacity:
+            return
+        if ready.ready_sd > 0:
+            z = (ready.capacity - ready.ready_mean) / ready.ready_sd
+            p_over = 0.5 * math.erfc(z / math.sqrt(2.0))
+        else:
+            p_over = 1.0 if ready.ready_mean > ready.capacity else 0.0
+        each = own_used * p_over / self.processors.count / self.pools.interval_s
+        self.switches = [s + each for s in self.switches]
+
+    def _overhead_rate(self, pool: list[PartitionConfig], now: float, span: float) -> float:
+        """PR/SM's overhead in the pool, in PUs, smoothed over the last ticks."""
+        total = sum(sum(self.overhead(p, now)) for p in pool if p.logical)
+        if span > 0:
+            rate = (total - self._ovhd_total) / span
+            self._ovhd_rate += SMOOTHING * (rate - self._ovhd_rate)
+        self._ovhd_total = total
+        return self._ovhd_rate
 
     def dispatch_wait(
         self, name: str, pu_type: str, rnd: random.Random, any_of: bool = False

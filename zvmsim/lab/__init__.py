@@ -16,6 +16,7 @@ from .dashboard import (
     memory63_dashboard,
     paging_difficulties_dashboard,
     pav_mdc_dashboard,
+    prsm_dashboard,
     streaming_dashboard,
     thrasher_dashboard,
     undersized_dashboard,
@@ -27,6 +28,7 @@ from .healthboard import HealthBoard, health_dashboard
 from .history import compare_runs, load_run, save_run
 from .monboard import MonwriteBoard, monwrite_dashboard
 from .mystery import Mystery, mystery, mystery_widget
+from .prsmview import cpu_categories, cpu_categories_text, overhead_sweep, overhead_sweep_plot
 from .rawdata import fields_frame, file_summary, records_frame, sets_frame
 from .shareboard import cpu_split, cpu_split_plot, excess_share_dashboard
 from .vmcfsweep import vmcf_sweep, vmcf_sweep_plot
@@ -78,4 +80,9 @@ __all__ = [
     "vmcf_master_dashboard",
     "vmcf_sweep",
     "vmcf_sweep_plot",
+    "prsm_dashboard",
+    "cpu_categories",
+    "cpu_categories_text",
+    "overhead_sweep",
+    "overhead_sweep_plot",
 ]

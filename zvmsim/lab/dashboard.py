@@ -25,6 +25,7 @@ from ..scenario import load_scenario
 from .checklist import checklist_text
 from .controls import control_for
 from .health import health_text
+from .prsmview import cpu_categories_text
 
 __all__ = [
     "Dashboard",
@@ -36,6 +37,7 @@ __all__ = [
     "streaming_dashboard",
     "memory63_dashboard",
     "pav_mdc_dashboard",
+    "prsm_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
     "vmcf_master_dashboard",
@@ -76,6 +78,7 @@ EXTRAS: dict[str, Callable[[RunData], str]] = {
     "checklist": checklist_text,
     "health": health_text,
     "qdasd": _qdasd_text,
+    "categories": cpu_categories_text,
 }
 
 
@@ -290,3 +293,15 @@ def vmcf_master_dashboard(seed: int = 1) -> Dashboard:
     and the processors with the master marked (FCX100), over two seconds.
     """
     return dashboard("vmcf-master", ["VMCFLOG", "FCX100"], seed=seed, duration=2)
+
+
+def prsm_dashboard(seed: int = 1) -> Dashboard:
+    """Excessive PR/SM overhead: logical PUs of z/VM's and the other partitions, physical
+    PUs, Diag x'44' or x'9C', the guests' demand.
+
+    Shows where the processor time went (guests, CP, PR/SM), the CEC view by PU
+    type with PR/SM's overhead (CECLOG) and the scheduler lock (FCX265 LOCKLOG).
+    """
+    return dashboard(
+        "prsm-overhead", ["CECLOG", "FCX265"], seed=seed, extras=("categories",), duration=6
+    )

@@ -52,6 +52,7 @@ from .records import (
     MRSTORSG,
     MRSYTCUG,
     MRSYTCUP,
+    MRSYTLCK,
     MRSYTRSG,
     MRSYTSXG,
     MRSYTSYG,
@@ -64,6 +65,7 @@ from .stream import MonitorData
 from .tod import to_tod
 
 if TYPE_CHECKING:
+    from ..cp.spinlock import SpinLock
     from ..guests.base import Workload
     from ..hardware.prsm import PartitionConfig
     from ..machine import Machine
@@ -458,6 +460,8 @@ class MonitorCollector:
         if m.vmcf.users:
             out.append(self._master_record(tod))
         self._lpar_records(out, tod, now)
+        if m.lock is not None:
+            out.append(_lock_record(m.lock, tod))
         out.append(self._sxs_record(tod))
         storage = m.storage
         if storage is not None:
@@ -630,6 +634,22 @@ def _lpar_record(
         own=int(part.own),
         dispatched_us=_us(busy),
         overhead_us=_us(ovhd),
+    )
+
+
+def _lock_record(lock: SpinLock, tod: int) -> MRSYTLCK:
+    """A CP spin lock's counters (D0 R23)."""
+    return MRSYTLCK(
+        tod=tod,
+        lock=lock.name,
+        requests=lock.requests,
+        collisions=lock.collisions,
+        wait_us=_us(lock.wait_s),
+        spin_us=_us(lock.spin_s),
+        diag44=lock.diag44,
+        diag9c=lock.diag9c,
+        sense=lock.sense,
+        preempted=lock.preempted,
     )
 
 

@@ -52,6 +52,7 @@ __all__ = [
     "MRSTORSG",
     "MRUSEPAG",
     "MRPRCMST",
+    "MRSYTLCK",
     "Record",
     "decode",
     "domain_mask",
@@ -856,6 +857,25 @@ class MRPRCMST(Record):
     smsg: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class MRSYTLCK(Record):
+    """D0 R23 — one CP formal spin lock: requests, collisions, spin, yields to PR/SM."""
+
+    DOMAIN = 0
+    NUMBER = 23
+    KEY = "lock"
+    tod: int
+    lock: str = _char(8)
+    requests: int = 0  # times a logical PU took the lock
+    collisions: int = 0  # ... and found it held
+    wait_us: int = 0  # from request to acquisition, summed (spinning or off the PU)
+    spin_us: int = 0  # processor time spent spinning (CP time)
+    diag44: int = 0  # Diag x'44' calls (yield to anyone)
+    diag9c: int = 0  # Diag x'9C' calls (have PR/SM run the holder)
+    sense: int = 0  # SIGP Sense-Running of the holder
+    preempted: int = 0  # holds during which PR/SM undispatched the holder
+
+
 RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
     (cls.DOMAIN, cls.NUMBER): cls
     for cls in (
@@ -888,6 +908,7 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRSTORSG,
         MRUSEPAG,
         MRPRCMST,
+        MRSYTLCK,
     )
 }
 

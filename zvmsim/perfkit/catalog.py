@@ -14,6 +14,7 @@ from .devdetail import FCX110
 from .device import FCX108
 from .devlog import FCX168
 from .hipsock import FCX231
+from .locklog import FCX265
 from .lpar import FCX126
 from .paging import FCX109, FCX143
 from .processor import FCX100, FCX180
@@ -84,6 +85,7 @@ REPORTS: dict[str, ReportSpec] = {
             FCX296,
             FCX297,
             VMCFLOG,
+            FCX265,
         ),
         key=lambda spec: spec.fcx,
     )

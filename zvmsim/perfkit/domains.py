@@ -52,6 +52,7 @@ NEEDS: dict[str, tuple[int, ...]] = {
     "FCX240": (IO,),
     "TXN": (APPLDATA,),
     "VMCFLOG": (PROCESSOR,),
+    "FCX265": (),  # spin locks: System domain only
 }
 
 

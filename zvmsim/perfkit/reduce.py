@@ -40,6 +40,7 @@ from ..monitor.records import (
     MRSYTCUG,
     MRSYTCUP,
     MRSYTEPM,
+    MRSYTLCK,
     MRSYTRSG,
     MRSYTSXG,
     MRSYTSYG,
@@ -81,6 +82,7 @@ class Interval:
     storage63: Counters = field(default_factory=dict)  # z/VM 6.3 aging and available lists
     upag: dict[str, Counters] = field(default_factory=dict)  # user page activity, by userid
     masters: dict[str, Counters] = field(default_factory=dict)  # the master processor, VMCF
+    locks: dict[str, Counters] = field(default_factory=dict)  # CP spin locks, by name
 
 
 @dataclass
@@ -125,6 +127,7 @@ _SAMPLED: dict[type[Record], str] = {
     MRIODHSK: "hipersockets",
     MRUSEPAG: "upag",
     MRPRCMST: "masters",
+    MRSYTLCK: "locks",
 }
 _GROUPS = (
     "cpus",
@@ -142,6 +145,7 @@ _GROUPS = (
     "hipersockets",
     "upag",
     "masters",
+    "locks",
 )
 _DESCRIBED = (
     MRSYTEPM,
