@@ -163,6 +163,7 @@ class Machine:
                 vm.share_absolute = guest.share_absolute
                 vm.limithard = guest.limithard
                 vm.virtual_cpus = guest.virtual_cpus
+                vm.reorder = guest.reorder
                 self.users[userid] = vm
                 self.workloads.append(
                     cls(self, vm, guest.params, self.streams.stream(f"workload:{userid}"))

@@ -60,6 +60,7 @@ class Vmdbk:
         "faults_at_add",
         "tcpu_at_add",
         "reorder_until",
+        "reorder",
     )
 
     def __init__(self, userid: str) -> None:
@@ -92,3 +93,4 @@ class Vmdbk:
         self.faults_at_add = 0  # page_faults and tcpu_s when it entered the dispatch list
         self.tcpu_at_add = 0.0
         self.reorder_until = 0.0  # CP is reordering its pages until then: it may not run
+        self.reorder = True  # SET REORDER userid ON (the default) or OFF (APAR VM64774)

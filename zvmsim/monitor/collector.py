@@ -271,6 +271,9 @@ class MonitorCollector:
             share_absolute_tenths=int(round(vm.share_absolute * 10)),
             quickdsp=int(vm.quickdsp),
             nomdcfs=int(bool(p.get("nomdcfs", False))),
+            reorder=int(
+                vm.reorder and getattr(self.machine.storage, "reorder_rnd", None) is not None
+            ),
         )
 
     def _lpar_records(self, out: list, tod: int, now: float) -> None:

@@ -243,6 +243,7 @@ class MRMTRUSR(Record):
     share_absolute_tenths: int = _gauge()  # SHARE ABSOLUTE n% in tenths of a percent
     quickdsp: int = _gauge()  # 1 with OPTION QUICKDSP
     nomdcfs: int = _gauge()  # 1 with OPTION NOMDCFS (exempt from MDC fair share)
+    reorder: int = _gauge()  # 1 when CP reorders its pages (SET REORDER ON, z/VM 6.2 and earlier)
 
 
 # ---- Domain 0: System; Domain 5: Processor (sample) ------------------------

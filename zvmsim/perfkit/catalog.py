@@ -18,6 +18,7 @@ from .lpar import FCX126
 from .paging import FCX109, FCX143
 from .processor import FCX100, FCX180
 from .proclog import FCX144
+from .reordmon import REORDLOG, REORDMON
 from .report import ReportSpec
 from .sched import FCX145, FCX154
 from .settings import FCX149, FCX226
@@ -82,6 +83,8 @@ REPORTS: dict[str, ReportSpec] = {
             FCX295,
             FCX296,
             FCX297,
+            REORDMON,
+            REORDLOG,
         ),
         key=lambda spec: spec.fcx,
     )
