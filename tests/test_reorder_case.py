@@ -105,3 +105,39 @@ def test_bad_knob_values_and_settings_are_one_line_errors() -> None:
     raw["guests"]["SMALL"]["reorder"] = "no"
     with pytest.raises(zvmsim.ZvmsimError, match="reorder"):
         Scenario("reorder", raw).config({})
+
+
+# ---- dashboard and plot -----------------------------------------------------
+
+
+def test_reorder_dashboard_follows_the_knobs() -> None:
+    from zvmsim.lab import reorder_dashboard
+
+    board = reorder_dashboard()
+    assert board.error == "" and "REORDMON" in board.text and "BIGAPP" in board.text
+    stopped = board.text
+    board.controls["set_reorder"].value = "off-big"
+    assert board.error == "" and board.text != stopped
+    assert "LXBIG1     OFF     0" in board.text
+    for name, value in (("guest_gb", 12.0), ("large_guests", 3), ("txn_rate", 60.0)):
+        board.controls[name].value = value
+        assert board.error == "", name
+    board.controls["release"].value = "6.3"
+    assert board.error == "" and "z/VM 6.3 has no page reorder" in board.text
+
+
+def test_resident_against_cfw_puts_the_big_guests_apart(run_data) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from zvmsim.lab import resident_vs_cfw, resident_vs_cfw_plot
+
+    run = run_data("reorder")
+    table = resident_vs_cfw(run).set_index("userid")
+    assert set(BIG) <= set(table.index) and "TCPIP" not in table.index
+    small = table.drop(list(BIG))
+    for user in BIG:
+        assert table.loc[user, "resident_gb"] == pytest.approx(8.0, abs=0.01)
+        assert table.loc[user, "pct_cfw"] > small["pct_cfw"].max()
+    ax = resident_vs_cfw_plot(run)
+    assert len(ax.collections[0].get_offsets()) == len(table)

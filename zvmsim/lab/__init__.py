@@ -16,6 +16,7 @@ from .dashboard import (
     memory63_dashboard,
     paging_difficulties_dashboard,
     pav_mdc_dashboard,
+    reorder_dashboard,
     streaming_dashboard,
     thrasher_dashboard,
     undersized_dashboard,
@@ -27,6 +28,7 @@ from .history import compare_runs, load_run, save_run
 from .monboard import MonwriteBoard, monwrite_dashboard
 from .mystery import Mystery, mystery, mystery_widget
 from .rawdata import fields_frame, file_summary, records_frame, sets_frame
+from .reorderview import resident_vs_cfw, resident_vs_cfw_plot
 
 __all__ = [
     "by_time_plot",
@@ -69,4 +71,7 @@ __all__ = [
     "memory63_dashboard",
     "frame_flow",
     "frame_flow_plot",
+    "reorder_dashboard",
+    "resident_vs_cfw",
+    "resident_vs_cfw_plot",
 ]

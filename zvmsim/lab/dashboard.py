@@ -38,6 +38,7 @@ __all__ = [
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
+    "reorder_dashboard",
 ]
 
 _PRE = "<pre style='font-family: monospace; font-size: 12px; line-height: 1.25; margin: 0'>{}</pre>"
@@ -280,3 +281,13 @@ def memory63_dashboard(seed: int = 1) -> Dashboard:
     """
     reports = ["FCX225", "TXN", "FCX297", "FCX296", "FCX292"]
     return dashboard("memory63", reports, seed=seed, duration=60)  # a shorter window
+
+
+def reorder_dashboard(seed: int = 1) -> Dashboard:
+    """Page reorder: guest size, how many big guests, SET REORDER, request rate, release.
+
+    Shows the requests as the applications time them (TXN) and how often CP
+    reorders each guest, for how long, against its resident storage and its
+    %CFW (REORDMON).
+    """
+    return dashboard("reorder", ["TXN", "REORDMON"], seed=seed, duration=60)  # a shorter window
