@@ -178,6 +178,10 @@ TURNS: dict[str, Turn] = {
         "release", "toggle", "6.2", _number(r"^>>Mean>>\s+\S+\s+(\S+)"), "up",
         "back on z/VM 6.2 the demand scan and reorder raise CP's share (T/V)",
     ),
+    "12-reorder.ipynb": Turn(
+        "set_reorder", "toggle", "off-big", _number(r"^LXBIG1\s+\S+(?:\s+\S+){8}\s+(\S+)"), "down",
+        "SET REORDER OFF for the big guests: CP no longer stops them (%CFW in REORDMON)",
+    ),
     "20-mystery-system.ipynb": Turn(
         "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
         "picking DEVICE shows the mystery system's device report",
