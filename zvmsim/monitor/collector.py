@@ -271,9 +271,6 @@ class MonitorCollector:
             share_absolute_tenths=int(round(vm.share_absolute * 10)),
             quickdsp=int(vm.quickdsp),
             nomdcfs=int(bool(p.get("nomdcfs", False))),
-            reorder=int(
-                vm.reorder and getattr(self.machine.storage, "reorder_rnd", None) is not None
-            ),
         )
 
     def _lpar_records(self, out: list, tod: int, now: float) -> None:
@@ -387,6 +384,7 @@ class MonitorCollector:
                     aged=space.aged,
                     xstor=space.xstor,
                     dasd=space.dasd + space.moving,
+                    reorder_on=int(agelist is None and space.vm is not None and space.vm.reorder),
                 )
             )
         return out

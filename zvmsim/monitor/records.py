@@ -243,7 +243,6 @@ class MRMTRUSR(Record):
     share_absolute_tenths: int = _gauge()  # SHARE ABSOLUTE n% in tenths of a percent
     quickdsp: int = _gauge()  # 1 with OPTION QUICKDSP
     nomdcfs: int = _gauge()  # 1 with OPTION NOMDCFS (exempt from MDC fair share)
-    reorder: int = _gauge()  # 1 when CP reorders its pages (SET REORDER ON, z/VM 6.2 and earlier)
 
 
 # ---- Domain 0: System; Domain 5: Processor (sample) ------------------------
@@ -784,10 +783,11 @@ class MRUSEPAG(Record):
 
     Transitions (instantiations, releases, trial invalidations,
     revalidations), reclaims ready and not ready, page movements (DASD reads
-    and writes, XSTORE in and out, early writes) and page reorders (z/VM 6.2),
-    cumulative; and where its pages are now: instantiated, reserved, valid,
-    invalid but resident in its own list (UFO), read but not referenced
-    (PNR), on the global aging list, in XSTORE and on DASD.
+    and writes, XSTORE in and out, early writes) and page reorders (z/VM 6.2,
+    with whether SET REORDER is on for the user), cumulative; and where its
+    pages are now: instantiated, reserved, valid, invalid but resident in
+    its own list (UFO), read but not referenced (PNR), on the global aging
+    list, in XSTORE and on DASD.
     """
 
     DOMAIN = 4
@@ -818,6 +818,9 @@ class MRUSEPAG(Record):
     aged: int = _gauge()
     xstor: int = _gauge()
     dasd: int = _gauge()
+    reorder_on: int = (
+        _gauge()
+    )  # 1 when CP reorders its pages (SET REORDER ON, z/VM 6.2 and earlier)
 
 
 RECORD_TYPES: dict[tuple[int, int], type[Record]] = {

@@ -41,9 +41,9 @@ def _note(run: RunData, name: str) -> str | None:
     return f"{name}: z/VM 6.3 has no page reorder (this data is from z/VM {level})."
 
 
-def _setting(run: RunData, userid: str) -> str:
-    cfg = run.user_config.get(userid)
-    return "ON" if cfg is not None and cfg.reorder else "OFF"
+def _setting(iv: Interval, userid: str) -> str:
+    """SET REORDER for the user as its last sample says (no samples: reorder is off)."""
+    return "ON" if iv.upag.get(userid, {}).get("reorder_on", 0) else "OFF"
 
 
 def _costs(iv: Interval, userid: str) -> dict:
@@ -91,7 +91,7 @@ def build_reordmon(run: RunData, intervals: list[Interval], user: str | None) ->
     rows = [
         {
             "userid": u,
-            "reorder": _setting(run, u),
+            "reorder": _setting(iv, u),
             **_costs(iv, u),
         }
         for u in _guests(run, iv, user)
