@@ -136,6 +136,10 @@ def _observed(row: dict, run) -> list[float]:
         users = details[details["addr"] == addr].iloc[0]["users"].split()
         frame = zvmsim.report(run, "FCX114").frame
         return [float(frame[frame["userid"].isin(users)][row["column"]].mean())]
+    if row["report"] == "REORDMON":  # each guest the entity's pattern names
+        frame = zvmsim.report(run, "REORDMON").frame
+        rows = frame[[fnmatchcase(u, row["entity"]) for u in frame["userid"]]]
+        return [float(v) for v in rows[row["column"]]]
     if row["report"] in ("FCX163", "FCX164"):
         frame = zvmsim.report(run, row["report"], user=row["entity"]).frame
         return [float(frame[frame["interval_end"] == ">>Mean>>"].iloc[0][row["column"]])]

@@ -153,6 +153,7 @@ class GuestConfig:
     virtual_cpus: int = 1  # the directory's CPU statements (MACHINE ESA n)
     reserved_mb: float = 0.0  # SET RESERVED for each of its users
     share_max: float = 0.0  # the ABSOLUTE maximum of a RELATIVE minimum (LIMITHARD), %
+    reorder: bool = True  # SET REORDER userid OFF when false (z/VM 6.2 and earlier, VM64774)
 
 
 @dataclass(frozen=True)
@@ -417,6 +418,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         share = (relative, 0.0, True) if share_max else _share(share_text, f"guests.{gname}.share")
         vcpus = t.get("virtual_cpus", int, 1)
         reserved_mb = t.get("reserved_mb", float, 0.0)
+        reorder = t.get("reorder", bool, True)
         t.done()
         if reserved_mb < 0:
             raise ZvmsimError(f"guests.{gname}.reserved_mb cannot be negative")
@@ -429,7 +431,16 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
             if len(u) > 8:
                 raise ZvmsimError(f"userid '{u}' is longer than 8 characters")
         guests[gname] = GuestConfig(
-            gname, userids, workload, params, quickdsp, *share, vcpus, reserved_mb, share_max
+            gname,
+            userids,
+            workload,
+            params,
+            quickdsp,
+            *share,
+            vcpus,
+            reserved_mb,
+            share_max,
+            reorder,
         )
 
     minidisks = {}

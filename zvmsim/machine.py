@@ -195,6 +195,7 @@ class Machine:
                 vm.virtual_cpus = guest.virtual_cpus
                 if guest.limithard:  # the maximum: ABSOLUTE n% LIMITHARD, or a relative's
                     vm.limit_pct = guest.share_max or guest.share_absolute
+                vm.reorder = guest.reorder
                 self.users[userid] = vm
                 self.workloads.append(
                     cls(self, vm, guest.params, self.streams.stream(f"workload:{userid}"))

@@ -187,6 +187,10 @@ TURNS: dict[str, Turn] = {
         _number(r"PR/SM for all partitions of the pool\s+(\S+)"), "down",
         "fewer logical IFLs for z/VM's partition: fewer, cheaper PR/SM dispatches",
     ),
+    "12-reorder.ipynb": Turn(
+        "set_reorder", "toggle", "off-big", _number(r"^LXBIG1\s+\S+(?:\s+\S+){8}\s+(\S+)"), "down",
+        "SET REORDER OFF for the big guests: CP no longer stops them (%CFW in REORDMON)",
+    ),
     "20-mystery-system.ipynb": Turn(
         "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
         "picking DEVICE shows the mystery system's device report",

@@ -155,6 +155,8 @@ class Storage:
         vm = space.vm
         if self.reorder_rnd is None or self.quiet or vm is None or space.resident == 0:
             return False
+        if not vm.reorder:  # SET REORDER userid OFF: its bits are never reset
+            return False
         now = self.env.now
         used = vm.tcpu_s
         last = self._reordered.get(space.name)

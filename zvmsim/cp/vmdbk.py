@@ -65,6 +65,7 @@ class Vmdbk:
         "limit_credit",
         "limit_at",
         "on_master",
+        "reorder",
     )
 
     def __init__(self, userid: str) -> None:
@@ -105,3 +106,4 @@ class Vmdbk:
         self.limit_credit = 0.0
         self.limit_at = 0.0
         self.on_master = False  # it moved to the master processor and has not waited since
+        self.reorder = True  # SET REORDER userid ON (the default) or OFF (APAR VM64774)

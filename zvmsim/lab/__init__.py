@@ -17,6 +17,7 @@ from .dashboard import (
     paging_difficulties_dashboard,
     pav_mdc_dashboard,
     prsm_dashboard,
+    reorder_dashboard,
     streaming_dashboard,
     thrasher_dashboard,
     undersized_dashboard,
@@ -30,6 +31,7 @@ from .monboard import MonwriteBoard, monwrite_dashboard
 from .mystery import Mystery, mystery, mystery_widget
 from .prsmview import cpu_categories, cpu_categories_text, overhead_sweep, overhead_sweep_plot
 from .rawdata import fields_frame, file_summary, records_frame, sets_frame
+from .reorderview import resident_vs_cfw, resident_vs_cfw_plot
 from .shareboard import cpu_split, cpu_split_plot, excess_share_dashboard
 from .vmcfsweep import vmcf_sweep, vmcf_sweep_plot
 
@@ -85,4 +87,7 @@ __all__ = [
     "cpu_categories_text",
     "overhead_sweep",
     "overhead_sweep_plot",
+    "reorder_dashboard",
+    "resident_vs_cfw",
+    "resident_vs_cfw_plot",
 ]

@@ -41,6 +41,7 @@ __all__ = [
     "thrasher_dashboard",
     "undersized_dashboard",
     "vmcf_master_dashboard",
+    "reorder_dashboard",
 ]
 
 _PRE = "<pre style='font-family: monospace; font-size: 12px; line-height: 1.25; margin: 0'>{}</pre>"
@@ -305,3 +306,13 @@ def prsm_dashboard(seed: int = 1) -> Dashboard:
     return dashboard(
         "prsm-overhead", ["CECLOG", "FCX265"], seed=seed, extras=("categories",), duration=6
     )
+
+
+def reorder_dashboard(seed: int = 1) -> Dashboard:
+    """Page reorder: guest size, how many big guests, SET REORDER, request rate, release.
+
+    Shows the requests as the applications time them (TXN) and how often CP
+    reorders each guest, for how long, against its resident storage and its
+    %CFW (REORDMON).
+    """
+    return dashboard("reorder", ["TXN", "REORDMON"], seed=seed, duration=60)  # a shorter window

@@ -414,6 +414,7 @@ class MonitorCollector:
                     aged=space.aged,
                     xstor=space.xstor,
                     dasd=space.dasd + space.moving,
+                    reorder_on=int(agelist is None and space.vm is not None and space.vm.reorder),
                 )
             )
         return out

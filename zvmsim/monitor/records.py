@@ -787,10 +787,11 @@ class MRUSEPAG(Record):
 
     Transitions (instantiations, releases, trial invalidations,
     revalidations), reclaims ready and not ready, page movements (DASD reads
-    and writes, XSTORE in and out, early writes) and page reorders (z/VM 6.2),
-    cumulative; and where its pages are now: instantiated, reserved, valid,
-    invalid but resident in its own list (UFO), read but not referenced
-    (PNR), on the global aging list, in XSTORE and on DASD.
+    and writes, XSTORE in and out, early writes) and page reorders (z/VM 6.2,
+    with whether SET REORDER is on for the user), cumulative; and where its
+    pages are now: instantiated, reserved, valid, invalid but resident in
+    its own list (UFO), read but not referenced (PNR), on the global aging
+    list, in XSTORE and on DASD.
     """
 
     DOMAIN = 4
@@ -821,6 +822,9 @@ class MRUSEPAG(Record):
     aged: int = _gauge()
     xstor: int = _gauge()
     dasd: int = _gauge()
+    reorder_on: int = (
+        _gauge()
+    )  # 1 when CP reorders its pages (SET REORDER ON, z/VM 6.2 and earlier)
 
 
 # ---- The master processor and VMCF (sample) ---------------------------------

@@ -19,6 +19,7 @@ from .lpar import FCX126
 from .paging import FCX109, FCX143
 from .processor import FCX100, FCX180
 from .proclog import FCX144
+from .reordmon import REORDLOG, REORDMON
 from .report import ReportSpec
 from .sched import FCX145, FCX154
 from .settings import FCX149, FCX226
@@ -86,6 +87,8 @@ REPORTS: dict[str, ReportSpec] = {
             FCX297,
             VMCFLOG,
             FCX265,
+            REORDMON,
+            REORDLOG,
         ),
         key=lambda spec: spec.fcx,
     )

@@ -53,6 +53,8 @@ NEEDS: dict[str, tuple[int, ...]] = {
     "TXN": (APPLDATA,),
     "VMCFLOG": (PROCESSOR,),
     "FCX265": (),  # spin locks: System domain only
+    "REORDMON": (USER,),
+    "REORDLOG": (USER,),
 }
 
 

@@ -95,7 +95,7 @@ def header(
     hms = f"{secs // 3600:02d}:{secs % 3600 // 60:02d}:{secs % 60:02d}"
     stamp = "%Y/%m/%d %H:%M:%S"
     lines = [
-        f"{fcx:<8}Run {end.strftime(stamp):<28}{name:<40}Page {page:>4}",
+        f"{fcx:<7} Run {end.strftime(stamp):<28}{name:<40}Page {page:>4}",
         f"{'':40}{title}",
         f"From {start.strftime(stamp):<74}{system.sysid}",
         f"To   {end.strftime(stamp):<74}CPU {system.cpu_model:<8} SN {system.serial}",
