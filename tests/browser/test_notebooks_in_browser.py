@@ -178,6 +178,10 @@ TURNS: dict[str, Turn] = {
         "release", "toggle", "6.2", _number(r"^>>Mean>>\s+\S+\s+(\S+)"), "up",
         "back on z/VM 6.2 the demand scan and reorder raise CP's share (T/V)",
     ),
+    "13-vmcf-master.ipynb": Turn(
+        "release", "toggle", "2.2", _number(r"^>>Mean>>\s+(\S+)"), "up",
+        "VM/ESA 2.2.0 runs VMCF on every processor: the VMCF rate rises",
+    ),
     "20-mystery-system.ipynb": Turn(
         "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
         "picking DEVICE shows the mystery system's device report",
