@@ -191,6 +191,10 @@ TURNS: dict[str, Turn] = {
         "set_reorder", "toggle", "off-big", _number(r"^LXBIG1\s+\S+(?:\s+\S+){8}\s+(\S+)"), "down",
         "SET REORDER OFF for the big guests: CP no longer stops them (%CFW in REORDMON)",
     ),
+    "13-vmcf-master.ipynb": Turn(
+        "release", "toggle", "2.2", _number(r"^>>Mean>>\s+(\S+)"), "up",
+        "VM/ESA 2.2.0 runs VMCF on every processor: the VMCF rate rises",
+    ),
     "20-mystery-system.ipynb": Turn(
         "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
         "picking DEVICE shows the mystery system's device report",

@@ -2,9 +2,9 @@
 
 :func:`vmcf_sweep` runs the vmcf-master scenario for each release and
 processor count and reads VMCFLOG's ``>>Mean>>`` row; :func:`vmcf_sweep_plot`
-draws the rates beside the "capacity only" line, what adding processors
-would give if the processor time per VMCF stayed at one run's figure and
-nothing were serialised.
+draws the rates beside the "capacity only" line: what the processors would
+give if each ran 100 % busy at one run's processor time per VMCF, with
+nothing serialised.
 """
 
 from __future__ import annotations
@@ -44,26 +44,31 @@ def vmcf_sweep(
     return pd.DataFrame(rows, columns=["release", "processors", *COLUMNS])
 
 
-def vmcf_sweep_plot(frame: pd.DataFrame, *, capacity_from: str = "2.1", ax: Any = None) -> Any:
+def vmcf_sweep_plot(
+    frame: pd.DataFrame, *, capacity: tuple[str, int] = ("2.1", 4), ax: Any = None
+) -> Any:
     """VMCF rate against processors for each release, and the capacity-only line; the axes.
 
-    The capacity-only line takes release *capacity_from*'s processor time per
-    VMCF on its largest run and lets every processor run at 100 %.
+    The capacity-only line takes the processor time per VMCF of the run named by
+    *capacity* (release, processors; that release's largest run if it is missing)
+    and lets every processor run at 100 % with it.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.5))
     for release, part in frame.groupby("release", sort=True):
         ax.plot(part["processors"], part["vmcf_rate"], marker="o", label=f"VM/ESA {release}.0")
-    base = frame[frame["release"] == capacity_from]
+    release, count = capacity
+    base = frame[frame["release"] == release]
     if len(base):
-        last = base.iloc[-1]
-        counts = base["processors"]
+        chosen = base[base["processors"] == count]
+        row = (chosen if len(chosen) else base).iloc[-1]
+        counts = frame["processors"].drop_duplicates().sort_values()
         ax.plot(
             counts,
-            counts * 1000.0 / last["cpu_per_vmcf_ms"],
+            counts * 1000.0 / row["cpu_per_vmcf_ms"],
             linestyle="--",
             color="grey",
-            label=f"capacity only ({capacity_from} CPU/VMCF)",
+            label=f"capacity only ({release}.0 CPU/VMCF on {int(row['processors'])})",
         )
     ax.set_xlabel("processors")
     ax.set_ylabel("VMCF functions / s")
