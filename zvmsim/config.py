@@ -194,6 +194,7 @@ class CPConfig:
     mdc_system: bool
     mdc_max_mb: float
     fixes: dict[str, bool]
+    mdc_level: str = "track"  # what MDC caches: "track" or "record" (record-level, VM61045)
 
 
 @dataclass(frozen=True)
@@ -456,8 +457,11 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         mdc_system=cpd.get("mdc_system", bool, True),
         mdc_max_mb=cpd.get("mdc_max_mb", float, 0.0),
         fixes={str(k): bool(v) for k, v in cpd.get("fixes", dict, {}).items()},
+        mdc_level=cpd.get("mdc_level", str, "track"),
     )
     cpd.done()
+    if cp.mdc_level not in ("track", "record"):
+        raise ZvmsimError(f"[cp] mdc_level must be 'track' or 'record', not '{cp.mdc_level}'")
     cec = _cec(top.get("cec", dict, None), top.get("partitions", dict, None), processors, info)
     storage = _storage(top.get("storage", dict, None))
     paging = _paging(top.get("paging", dict, None), channels, calibration)

@@ -94,10 +94,17 @@ class Machine:
             )
             self._attach_drive(vol.volser, vol.control_unit, vol.pinned)
         track_bytes = cal.blocks_per_track * BLOCK_BYTES
-        capacity = int(config.cp.mdc_max_mb * 2**20 // track_bytes)
+        record_level = config.cp.mdc_level == "record"
+        unit_bytes = BLOCK_BYTES if record_level else track_bytes
+        capacity = int(config.cp.mdc_max_mb * 2**20 // unit_bytes)
         self.mdc = (
             MinidiskCache(
-                self.env, capacity, track_bytes, config.cp.fixes.get("vm64199", False), path_us
+                self.env,
+                capacity,
+                track_bytes,
+                config.cp.fixes.get("vm64199", False),
+                path_us,
+                record_level=record_level,
             )
             if config.cp.mdc_system and capacity > 0
             else None
@@ -120,6 +127,7 @@ class Machine:
                 cal.blocks_per_track,
                 cached,
                 path_us["vio_us"],
+                list(config.volumes).index(md.volser),
             )
         self._layouts: dict[str, Any] = {}
         self.vswitches = {

@@ -178,6 +178,10 @@ TURNS: dict[str, Turn] = {
         "release", "toggle", "6.2", _number(r"^>>Mean>>\s+\S+\s+(\S+)"), "up",
         "back on z/VM 6.2 the demand scan and reorder raise CP's share (T/V)",
     ),
+    "15-mdc-record-level.ipynb": Turn(
+        "mdc", "toggle", "record", _number(r"^DBJOB\s+>>All<<\s+\S+\s+(\S+)"), "down",
+        "record-level MDC keeps the scattered busy records: the database requests get faster",
+    ),
     "20-mystery-system.ipynb": Turn(
         "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
         "picking DEVICE shows the mystery system's device report",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .base import Idle
 from .batch import BatchJob
 from .cms import CmsCopyfile, CmsLight, CmsQuery
+from .cmsdb import CmsDatabase
 from .compute import Compute
 from .db_client import LinuxDbClient
 from .linux import LinuxServer, LinuxThrasher
@@ -28,6 +29,7 @@ __all__ = [
     "CmsLight",
     "Compute",
     "CmsQuery",
+    "CmsDatabase",
     "Idle",
     "LinuxApp",
     "LinuxDbClient",
@@ -58,4 +60,5 @@ WORKLOADS = {
     "linux_stream": LinuxStreamer,
     "virstor": Virstor,
     "apache": ApacheServer,
+    "cms_database": CmsDatabase,
 }

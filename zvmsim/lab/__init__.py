@@ -13,6 +13,7 @@ from .dashboard import (
     emergency_scan_dashboard,
     grinch_dashboard,
     hipersockets_dashboard,
+    mdc_record_level_dashboard,
     memory63_dashboard,
     paging_difficulties_dashboard,
     pav_mdc_dashboard,
@@ -24,6 +25,7 @@ from .frameflow import frame_flow, frame_flow_plot
 from .health import health_check, health_text
 from .healthboard import HealthBoard, health_dashboard
 from .history import compare_runs, load_run, save_run
+from .knobsweep import knob_sweep, sweep_plot
 from .monboard import MonwriteBoard, monwrite_dashboard
 from .mystery import Mystery, mystery, mystery_widget
 from .rawdata import fields_frame, file_summary, records_frame, sets_frame
@@ -69,4 +71,7 @@ __all__ = [
     "memory63_dashboard",
     "frame_flow",
     "frame_flow_plot",
+    "knob_sweep",
+    "sweep_plot",
+    "mdc_record_level_dashboard",
 ]

@@ -35,6 +35,7 @@ __all__ = [
     "hipersockets_dashboard",
     "streaming_dashboard",
     "memory63_dashboard",
+    "mdc_record_level_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
@@ -280,3 +281,13 @@ def memory63_dashboard(seed: int = 1) -> Dashboard:
     """
     reports = ["FCX225", "TXN", "FCX297", "FCX296", "FCX292"]
     return dashboard("memory63", reports, seed=seed, duration=60)  # a shorter window
+
+
+def mdc_record_level_dashboard(seed: int = 1) -> Dashboard:
+    """Record-level or track MDC: MDC, workload, file size, MDC size.
+
+    Shows the jobs' requests and response times (TXN), the minidisk cache
+    (FCX138: hit ratio, inserts) and the database volume (FCX108: I/O rate,
+    avoided I/O, connect time), over a 20-second window.
+    """
+    return dashboard("mdc-record-level", ["TXN", "FCX138", "FCX108"], seed=seed, duration=20)

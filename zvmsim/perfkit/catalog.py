@@ -15,6 +15,7 @@ from .device import FCX108
 from .devlog import FCX168
 from .hipsock import FCX231
 from .lpar import FCX126
+from .mdcache import FCX138
 from .paging import FCX109, FCX143
 from .processor import FCX100, FCX180
 from .proclog import FCX144
@@ -82,6 +83,7 @@ REPORTS: dict[str, ReportSpec] = {
             FCX295,
             FCX296,
             FCX297,
+            FCX138,
         ),
         key=lambda spec: spec.fcx,
     )
