@@ -20,6 +20,7 @@ from .cp.agelist import AgeList
 from .cp.demandscan import DemandScan62
 from .cp.demandscan63 import DemandScan63
 from .cp.dispatch import Processors, share_weights
+from .cp.flashcopy import FlashCopy
 from .cp.io import VolumeIO
 from .cp.mdc import MinidiskCache
 from .cp.minidisk import BLOCK_BYTES, Minidisk
@@ -109,6 +110,7 @@ class Machine:
             if config.cp.mdc_system and capacity > 0
             else None
         )
+        self.flashcopy = FlashCopy(self.processors, path_us)  # guests' FlashCopy establishes
         self.volume_info = {
             v.volser: (v.model, v.control_unit, v.chpids, "") for v in config.volumes.values()
         }

@@ -20,7 +20,8 @@ eleven records of a track arrive with the first).
 *Invalidation*: when something changes a minidisk's data behind CP's back (a
 FlashCopy establish on a target), CP must drop every cached unit of the
 changed extent: :meth:`invalidate` counts the units it looked up and the
-cached ones it freed.
+cached ones it freed. CP holds the cache's lock meanwhile (:meth:`hold`,
+:meth:`release`): every virtual I/O that goes through MDC waits for it.
 
 MDC starts its real I/Os itself, and it must mark them PAV-eligible for the
 I/O layer to fan them out over aliases. Before APAR VM64199 it never did, so
@@ -60,6 +61,9 @@ class MinidiskCache:
         "inval_calls",
         "inval_units",
         "inval_freed",
+        "lock",
+        "lock_s",
+        "_held_at",
     )
 
     def __init__(
@@ -92,6 +96,10 @@ class MinidiskCache:
         self.inval_calls = 0  # invalidation requests
         self.inval_units = 0  # units looked up by invalidations
         self.inval_freed = 0  # cached units those invalidations freed
+        # held while CP invalidates part of the cache: lookups wait until it succeeds
+        self.lock: simpy.Event | None = None
+        self.lock_s = 0.0  # time the lock was held
+        self._held_at = 0.0
 
     @property
     def cached_tracks(self) -> int:
@@ -182,3 +190,15 @@ class MinidiskCache:
         self.inval_units += len(keys)
         self.inval_freed += freed
         return freed
+
+    def hold(self) -> None:
+        """Take the cache's lock (the caller waited until :attr:`lock` was None)."""
+        self.lock = self.env.event()
+        self._held_at = self.env.now
+
+    def release(self) -> None:
+        """Release the cache's lock and wake everyone waiting for it."""
+        lock, self.lock = self.lock, None
+        self.lock_s += self.env.now - self._held_at
+        if lock is not None:
+            lock.succeed()

@@ -63,6 +63,11 @@ class Minidisk:
         self.vio_by: dict[str, int] = {}  # virtual I/Os by linking user
         self._key_base = volume_number << 40  # MDC keys of different volumes never meet
 
+    @property
+    def vio_s(self) -> float:
+        """CP's processor time to simulate one virtual I/O to this minidisk."""
+        return self._vio_s
+
     def _tracks(self, block: int, count: int, base: int = 0) -> range:
         """The volume's tracks blocks *block*.. lie on (plus *base*)."""
         bpt = self.blocks_per_track
@@ -117,6 +122,26 @@ class Minidisk:
         track = None if volume.cache is None else self.first_track + block // self.blocks_per_track
         if mdc is None:
             return volume.io(user, count * BLOCK_BYTES, not write, True, track=track)
+        if mdc.lock is not None:  # CP is invalidating part of the cache: wait for it
+            return self._after_lock(user, block, count, write, track)
+        return self._through_mdc(user, block, count, write, track)
+
+    def _after_lock(
+        self, user: Vmdbk, block: int, count: int, write: bool, track: int | None
+    ) -> Generator:
+        """Wait until MDC's lock is free, then go through MDC."""
+        mdc = self.mdc
+        while mdc.lock is not None:  # type: ignore[union-attr]
+            user.state = IOW
+            yield mdc.lock  # type: ignore[union-attr]
+        yield from self._through_mdc(user, block, count, write, track)
+
+    def _through_mdc(
+        self, user: Vmdbk, block: int, count: int, write: bool, track: int | None
+    ) -> Iterable:
+        """A virtual I/O through the minidisk cache: avoided, staged, or written through."""
+        mdc, volume = self.mdc, self.volume
+        assert mdc is not None
         if write:  # write-through: the cached copy is refreshed as the write starts
             mdc.write_lookup(user)
             mdc.refresh(self.mdc_keys(block, count))

@@ -19,6 +19,7 @@ from .network import LinuxNetwork, VSwitchController
 from .streamer import LinuxStreamer
 from .vdisk_format import VdiskFormatter
 from .virstor import ApacheServer, Virstor
+from .zosflash import ZosFlashCopy
 
 __all__ = [
     "WORKLOADS",
@@ -30,6 +31,7 @@ __all__ = [
     "Compute",
     "CmsQuery",
     "CmsDatabase",
+    "ZosFlashCopy",
     "Idle",
     "LinuxApp",
     "LinuxDbClient",
@@ -61,4 +63,5 @@ WORKLOADS = {
     "virstor": Virstor,
     "apache": ApacheServer,
     "cms_database": CmsDatabase,
+    "zos_flashcopy": ZosFlashCopy,
 }

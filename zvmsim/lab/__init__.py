@@ -13,6 +13,7 @@ from .dashboard import (
     emergency_scan_dashboard,
     grinch_dashboard,
     hipersockets_dashboard,
+    mdc_flashcopy_dashboard,
     mdc_record_level_dashboard,
     memory63_dashboard,
     paging_difficulties_dashboard,
@@ -74,4 +75,5 @@ __all__ = [
     "knob_sweep",
     "sweep_plot",
     "mdc_record_level_dashboard",
+    "mdc_flashcopy_dashboard",
 ]

@@ -36,6 +36,7 @@ __all__ = [
     "streaming_dashboard",
     "memory63_dashboard",
     "mdc_record_level_dashboard",
+    "mdc_flashcopy_dashboard",
     "pav_mdc_dashboard",
     "thrasher_dashboard",
     "undersized_dashboard",
@@ -291,3 +292,14 @@ def mdc_record_level_dashboard(seed: int = 1) -> Dashboard:
     avoided I/O, connect time), over a 20-second window.
     """
     return dashboard("mdc-record-level", ["TXN", "FCX138", "FCX108"], seed=seed, duration=20)
+
+
+def mdc_flashcopy_dashboard(seed: int = 1) -> Dashboard:
+    """MDC and FlashCopy: FlashCopy rate, MDC on the targets, MDC size.
+
+    Shows the CMS users' transactions (TXN), the system summary with T/V and
+    capture ratio (FCX225), the processors' system time (FCX100) and the
+    minidisk cache's invalidations (FCX138), over a 20-second window.
+    """
+    reports = ["TXN", "FCX225", "FCX100", "FCX138"]
+    return dashboard("mdc-flashcopy", reports, seed=seed, duration=20)
