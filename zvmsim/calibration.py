@@ -330,9 +330,13 @@ def load_calibration() -> Calibration:
                 for k, v in dasd["control_units"].items()
             },
             path_us={
-                k: float(v)
-                for k, v in cp["path_lengths"].items()
-                if k != "source" and not k.endswith(_OLD)
+                **{
+                    k: float(v)
+                    for k, v in cp["path_lengths"].items()
+                    if k != "source" and not k.endswith(_OLD)
+                },
+                # the minidisk cache's own path lengths, with their sources, in [mdc]
+                **{k: float(v) for k, v in cp.get("mdc", {}).items() if not k.startswith("source")},
             },
             block_pages_max=int(cp["paging"]["block_pages_max"]),
             read_pages_max=int(cp["paging"]["read_pages_max"]),

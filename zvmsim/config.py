@@ -198,6 +198,7 @@ class CPConfig:
     mdc_max_mb: float
     fixes: dict[str, bool]
     lock_yield: str = "none"  # CP's scheduler spin lock: none (not modelled), diag44, diag9c
+    mdc_level: str = "track"  # what MDC caches: "track" or "record" (record-level, VM61045)
 
 
 @dataclass(frozen=True)
@@ -473,10 +474,13 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         mdc_max_mb=cpd.get("mdc_max_mb", float, 0.0),
         fixes={str(k): bool(v) for k, v in cpd.get("fixes", dict, {}).items()},
         lock_yield=cpd.get("lock_yield", str, "none"),
+        mdc_level=cpd.get("mdc_level", str, "track"),
     )
     cpd.done()
     if cp.lock_yield not in LOCK_YIELDS:
         raise ZvmsimError(f"[cp].lock_yield must be {'/'.join(LOCK_YIELDS)}, not {cp.lock_yield!r}")
+    if cp.mdc_level not in ("track", "record"):
+        raise ZvmsimError(f"[cp] mdc_level must be 'track' or 'record', not '{cp.mdc_level}'")
     cec = _cec(top.get("cec", dict, None), top.get("partitions", dict, None), processors, info)
     storage = _storage(top.get("storage", dict, None))
     paging = _paging(top.get("paging", dict, None), channels, calibration)

@@ -21,6 +21,7 @@ from .cp.demandscan import DemandScan62
 from .cp.demandscan63 import DemandScan63
 from .cp.dispatch import Processors, share_weights
 from .cp.excess import ExcessShareDefect
+from .cp.flashcopy import FlashCopy
 from .cp.io import VolumeIO
 from .cp.limits import LimitHard, limit_weights
 from .cp.mdc import MinidiskCache
@@ -124,14 +125,22 @@ class Machine:
             )
             self._attach_drive(vol.volser, vol.control_unit, vol.pinned)
         track_bytes = cal.blocks_per_track * BLOCK_BYTES
-        capacity = int(config.cp.mdc_max_mb * 2**20 // track_bytes)
+        record_level = config.cp.mdc_level == "record"
+        unit_bytes = BLOCK_BYTES if record_level else track_bytes
+        capacity = int(config.cp.mdc_max_mb * 2**20 // unit_bytes)
         self.mdc = (
             MinidiskCache(
-                self.env, capacity, track_bytes, config.cp.fixes.get("vm64199", False), path_us
+                self.env,
+                capacity,
+                track_bytes,
+                config.cp.fixes.get("vm64199", False),
+                path_us,
+                record_level=record_level,
             )
             if config.cp.mdc_system and capacity > 0
             else None
         )
+        self.flashcopy = FlashCopy(self.processors, path_us)  # guests' FlashCopy establishes
         self.volume_info = {
             v.volser: (v.model, v.control_unit, v.chpids, "") for v in config.volumes.values()
         }
@@ -150,6 +159,7 @@ class Machine:
                 cal.blocks_per_track,
                 cached,
                 path_us["vio_us"],
+                list(config.volumes).index(md.volser),
             )
         self._layouts: dict[str, Any] = {}
         self.vswitches = {

@@ -195,6 +195,14 @@ TURNS: dict[str, Turn] = {
         "release", "toggle", "2.2", _number(r"^>>Mean>>\s+(\S+)"), "up",
         "VM/ESA 2.2.0 runs VMCF on every processor: the VMCF rate rises",
     ),
+    "15-mdc-record-level.ipynb": Turn(
+        "mdc", "toggle", "record", _number(r"^DBJOB\s+>>All<<\s+\S+\s+(\S+)"), "down",
+        "record-level MDC keeps the scattered busy records: the database requests get faster",
+    ),
+    "17-mdc-flashcopy.ipynb": Turn(
+        "mdc_on_targets", "toggle", "off", _number(r"^>>Mean>>\s+\S+\s+(\S+)"), "down",
+        "without MDC on the FlashCopy targets CP stops invalidating: T/V falls back to about 1",
+    ),
     "20-mystery-system.ipynb": Turn(
         "report", "dropdown", "FCX108 DEVICE", _count(r"^FCX108 "), "up",
         "picking DEVICE shows the mystery system's device report",

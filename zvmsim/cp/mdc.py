@@ -1,4 +1,4 @@
-"""Minidisk cache (MDC): a track cache in central storage.
+"""Minidisk cache (MDC): a track cache (or a record cache) in central storage.
 
 On a read, MDC looks up every track the guest's blocks live on. If all are
 cached the virtual I/O is *avoided*: CP copies the blocks to the guest and no
@@ -8,6 +8,20 @@ recently used tracks when full. A read that needs a track another user is
 already staging waits for that I/O instead of starting its own, and still
 counts as avoided. Writes go through to the device (write-through) and
 refresh any cached copy; they do not insert.
+
+**Record-level MDC** (VM/ESA 1.2.1's MDC, and APAR VM61045's for CMS data)
+caches the 4 KB records the guest asked for instead of whole tracks: a miss
+reads only the missing records, and a random small read no longer drags a
+whole track (twelve records) into the cache. The cache's unit is then a
+record; everything else works the same. Which one wins depends on the access
+pattern: records for scattered reads, tracks for sequential ones (the other
+eleven records of a track arrive with the first).
+
+*Invalidation*: when something changes a minidisk's data behind CP's back (a
+FlashCopy establish on a target), CP must drop every cached unit of the
+changed extent: :meth:`invalidate` counts the units it looked up and the
+cached ones it freed. CP holds the cache's lock meanwhile (:meth:`hold`,
+:meth:`release`): every virtual I/O that goes through MDC waits for it.
 
 MDC starts its real I/Os itself, and it must mark them PAV-eligible for the
 I/O layer to fan them out over aliases. Before APAR VM64199 it never did, so
@@ -41,6 +55,15 @@ class MinidiskCache:
         "hits",
         "misses",
         "inserts",
+        "record_level",
+        "unit_blocks",
+        "writes",
+        "inval_calls",
+        "inval_units",
+        "inval_freed",
+        "lock",
+        "lock_s",
+        "_held_at",
     )
 
     def __init__(
@@ -50,6 +73,8 @@ class MinidiskCache:
         track_bytes: int,
         pav_eligible: bool,
         path_us: dict[str, float],
+        *,
+        record_level: bool = False,
     ) -> None:
         self.env = env
         self.capacity = capacity_tracks
@@ -62,7 +87,19 @@ class MinidiskCache:
         self._insert_s = path_us["mdc_insert_us_per_track"] / 1e6
         self.hits = 0
         self.misses = 0
-        self.inserts = 0
+        self.inserts = 0  # units (tracks or records) inserted
+        self.record_level = record_level
+        self.unit_blocks = 1 if record_level else track_bytes // 4096  # 4 KB pages per unit
+        if record_level:
+            self._insert_s = path_us["mdc_insert_us_per_record"] / 1e6
+        self.writes = 0  # write requests looked up
+        self.inval_calls = 0  # invalidation requests
+        self.inval_units = 0  # units looked up by invalidations
+        self.inval_freed = 0  # cached units those invalidations freed
+        # held while CP invalidates part of the cache: lookups wait until it succeeds
+        self.lock: simpy.Event | None = None
+        self.lock_s = 0.0  # time the lock was held
+        self._held_at = 0.0
 
     @property
     def cached_tracks(self) -> int:
@@ -111,6 +148,7 @@ class MinidiskCache:
 
     def write_lookup(self, user: Vmdbk) -> None:
         """Charge CP's lookup for a write, which then goes through to the device."""
+        self.writes += 1
         user.pending_cp_s += self._lookup_s
 
     def refresh(self, tracks: range) -> None:
@@ -119,3 +157,48 @@ class MinidiskCache:
         for track in tracks:
             if track in lru:
                 lru.move_to_end(track)
+
+    @property
+    def cached_pages(self) -> int:
+        """4 KB pages of storage the cached units occupy now."""
+        return len(self._lru) * self.unit_blocks
+
+    def touch(self, keys: range) -> bool:
+        """Warm-up without timing or counters: use *keys*, inserting the missing; all hit?"""
+        lru, hit = self._lru, True
+        for key in keys:
+            if key in lru:
+                lru.move_to_end(key)
+            else:
+                hit = False
+                lru[key] = None
+        while len(lru) > self.capacity:
+            lru.popitem(last=False)
+        return hit
+
+    def invalidate(self, keys: range) -> int:
+        """Drop the cached units among *keys*; count the lookups; return how many were freed."""
+        lru = self._lru
+        if len(keys) > len(lru):  # fewer cached units than keys: walk the cache instead
+            doomed = [key for key in lru if key in keys]
+        else:
+            doomed = [key for key in keys if key in lru]
+        for key in doomed:
+            del lru[key]
+        freed = len(doomed)
+        self.inval_calls += 1
+        self.inval_units += len(keys)
+        self.inval_freed += freed
+        return freed
+
+    def hold(self) -> None:
+        """Take the cache's lock (the caller waited until :attr:`lock` was None)."""
+        self.lock = self.env.event()
+        self._held_at = self.env.now
+
+    def release(self) -> None:
+        """Release the cache's lock and wake everyone waiting for it."""
+        lock, self.lock = self.lock, None
+        self.lock_s += self.env.now - self._held_at
+        if lock is not None:
+            lock.succeed()

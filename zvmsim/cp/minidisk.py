@@ -6,6 +6,10 @@ either through the minidisk cache — when MDC is on for the system, the volume
 and the minidisk — or straight to the real I/O layer, where it is always
 PAV-eligible. Each real I/O names the track it starts on, which the control
 unit's cache (when simulated) looks up.
+
+MDC keys its units by volume and track (track MDC) or by volume and 4 KB
+record (record-level MDC), so minidisks on different volumes never share
+a cache entry.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ class Minidisk:
         "mdc",
         "vio_by",
         "_vio_s",
+        "_key_base",
     )
 
     def __init__(
@@ -46,6 +51,7 @@ class Minidisk:
         blocks_per_track: int,
         mdc: MinidiskCache | None,
         vio_us: float,
+        volume_number: int = 0,
     ) -> None:
         self.name = name
         self.volume = volume
@@ -55,12 +61,47 @@ class Minidisk:
         self.mdc = mdc
         self._vio_s = vio_us / 1e6
         self.vio_by: dict[str, int] = {}  # virtual I/Os by linking user
+        self._key_base = volume_number << 40  # MDC keys of different volumes never meet
 
-    def _tracks(self, block: int, count: int) -> range:
+    @property
+    def vio_s(self) -> float:
+        """CP's processor time to simulate one virtual I/O to this minidisk."""
+        return self._vio_s
+
+    def _tracks(self, block: int, count: int, base: int = 0) -> range:
+        """The volume's tracks blocks *block*.. lie on (plus *base*)."""
         bpt = self.blocks_per_track
-        first = self.first_track + block // bpt
-        last = self.first_track + (block + count - 1) // bpt
-        return range(first, last + 1)
+        base += self.first_track
+        return range(base + block // bpt, base + (block + count - 1) // bpt + 1)
+
+    def mdc_keys(self, block: int, count: int) -> range:
+        """The MDC units (tracks, or records for record-level MDC) blocks *block*.. occupy."""
+        mdc = self.mdc
+        if mdc is not None and mdc.record_level:
+            first = self._key_base + self.first_track * self.blocks_per_track + block
+            return range(first, first + count)
+        return self._tracks(block, count, self._key_base)
+
+    def key_track(self, key: int) -> int:
+        """The volume track an MDC unit (a key of :meth:`mdc_keys`) lies on."""
+        key -= self._key_base
+        mdc = self.mdc
+        return key // self.blocks_per_track if mdc is not None and mdc.record_level else key
+
+    def extent_keys(self) -> range:
+        """Every MDC unit of the whole minidisk (what an invalidation of it looks up)."""
+        return self.mdc_keys(0, self.blocks)
+
+    def warm(self, block: int, count: int) -> None:
+        """A read from before the run: through MDC, and to the control unit's cache if missed.
+
+        No timing and no counters: it only leaves the caches as such reads would.
+        """
+        mdc, cache = self.mdc, self.volume.cache
+        if mdc is not None and mdc.touch(self.mdc_keys(block, count)):
+            return
+        if cache is not None and cache.caching:
+            cache.warm(self._tracks(block, count))
 
     def io(self, user: Vmdbk, block: int, count: int, write: bool, runs: int = 1) -> Iterable:
         """One virtual I/O of *count* blocks from *block* (wrapping); ``yield from`` it.
@@ -81,13 +122,33 @@ class Minidisk:
         track = None if volume.cache is None else self.first_track + block // self.blocks_per_track
         if mdc is None:
             return volume.io(user, count * BLOCK_BYTES, not write, True, track=track, runs=runs)
+        if mdc.lock is not None:  # CP is invalidating part of the cache: wait for it
+            return self._after_lock(user, block, count, write, track, runs)
+        return self._through_mdc(user, block, count, write, track, runs)
+
+    def _after_lock(
+        self, user: Vmdbk, block: int, count: int, write: bool, track: int | None, runs: int
+    ) -> Generator:
+        """Wait until MDC's lock is free, then go through MDC."""
+        mdc = self.mdc
+        while mdc.lock is not None:  # type: ignore[union-attr]
+            user.state = IOW
+            yield mdc.lock  # type: ignore[union-attr]
+        yield from self._through_mdc(user, block, count, write, track, runs)
+
+    def _through_mdc(
+        self, user: Vmdbk, block: int, count: int, write: bool, track: int | None, runs: int = 1
+    ) -> Iterable:
+        """A virtual I/O through the minidisk cache: avoided, staged, or written through."""
+        mdc, volume = self.mdc, self.volume
+        assert mdc is not None
         if write:  # write-through: the cached copy is refreshed as the write starts
             mdc.write_lookup(user)
-            mdc.refresh(self._tracks(block, count))
+            mdc.refresh(self.mdc_keys(block, count))
             return volume.io(
                 user, count * BLOCK_BYTES, False, mdc.pav_eligible, track=track, runs=runs
             )
-        to_stage, waits, done = mdc.lookup(user, self._tracks(block, count), count)
+        to_stage, waits, done = mdc.lookup(user, self.mdc_keys(block, count), count)
         if done is None:
             volume.base.avoided += 1
             user.vio_avoid += 1
@@ -98,11 +159,12 @@ class Minidisk:
     def _staged_read(
         self, user: Vmdbk, to_stage: list[int], waits: list, done: simpy.Event | None
     ) -> Generator:
-        """Stage missing tracks (full-track read), then wait for others' stagings."""
+        """Stage missing units (full tracks, or records), then wait for others' stagings."""
         mdc, volume = self.mdc, self.volume
         if done is not None:
-            nbytes = mdc.track_bytes * len(to_stage)  # type: ignore[union-attr]
-            track = to_stage[0] if volume.cache is not None else None
+            unit = BLOCK_BYTES if mdc.record_level else mdc.track_bytes  # type: ignore[union-attr]
+            nbytes = unit * len(to_stage)
+            track = self.key_track(to_stage[0]) if volume.cache is not None else None
             yield from volume.io(user, nbytes, True, mdc.pav_eligible, track=track)  # type: ignore[union-attr]
             mdc.staged(user, to_stage, done)  # type: ignore[union-attr]
         for wait in waits:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .base import Idle
 from .batch import BatchJob
 from .cms import CmsCopyfile, CmsLight, CmsQuery
+from .cmsdb import CmsDatabase
 from .compute import Compute
 from .db_client import LinuxDbClient
 from .linux import LinuxServer, LinuxThrasher
@@ -19,6 +20,7 @@ from .streamer import LinuxStreamer
 from .vdisk_format import VdiskFormatter
 from .virstor import ApacheServer, Virstor
 from .vmcf import VmcfClient, VmcfServer
+from .zosflash import ZosFlashCopy
 
 __all__ = [
     "WORKLOADS",
@@ -29,6 +31,8 @@ __all__ = [
     "CmsLight",
     "Compute",
     "CmsQuery",
+    "CmsDatabase",
+    "ZosFlashCopy",
     "Idle",
     "LinuxApp",
     "LinuxDbClient",
@@ -63,4 +67,6 @@ WORKLOADS = {
     "apache": ApacheServer,
     "vmcf_client": VmcfClient,
     "vmcf_server": VmcfServer,
+    "cms_database": CmsDatabase,
+    "zos_flashcopy": ZosFlashCopy,
 }

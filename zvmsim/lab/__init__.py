@@ -13,6 +13,8 @@ from .dashboard import (
     emergency_scan_dashboard,
     grinch_dashboard,
     hipersockets_dashboard,
+    mdc_flashcopy_dashboard,
+    mdc_record_level_dashboard,
     memory63_dashboard,
     paging_difficulties_dashboard,
     pav_mdc_dashboard,
@@ -27,6 +29,7 @@ from .frameflow import frame_flow, frame_flow_plot
 from .health import health_check, health_text
 from .healthboard import HealthBoard, health_dashboard
 from .history import compare_runs, load_run, save_run
+from .knobsweep import knob_sweep, sweep_plot
 from .monboard import MonwriteBoard, monwrite_dashboard
 from .mystery import Mystery, mystery, mystery_widget
 from .prsmview import cpu_categories, cpu_categories_text, overhead_sweep, overhead_sweep_plot
@@ -90,4 +93,8 @@ __all__ = [
     "reorder_dashboard",
     "resident_vs_cfw",
     "resident_vs_cfw_plot",
+    "knob_sweep",
+    "sweep_plot",
+    "mdc_record_level_dashboard",
+    "mdc_flashcopy_dashboard",
 ]

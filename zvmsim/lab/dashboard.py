@@ -36,6 +36,8 @@ __all__ = [
     "hipersockets_dashboard",
     "streaming_dashboard",
     "memory63_dashboard",
+    "mdc_record_level_dashboard",
+    "mdc_flashcopy_dashboard",
     "pav_mdc_dashboard",
     "prsm_dashboard",
     "thrasher_dashboard",
@@ -316,3 +318,24 @@ def reorder_dashboard(seed: int = 1) -> Dashboard:
     %CFW (REORDMON).
     """
     return dashboard("reorder", ["TXN", "REORDMON"], seed=seed, duration=60)  # a shorter window
+
+
+def mdc_record_level_dashboard(seed: int = 1) -> Dashboard:
+    """Record-level or track MDC: MDC, workload, file size, MDC size.
+
+    Shows the jobs' requests and response times (TXN), the minidisk cache
+    (FCX138: hit ratio, inserts) and the database volume (FCX108: I/O rate,
+    avoided I/O, connect time), over a 20-second window.
+    """
+    return dashboard("mdc-record-level", ["TXN", "FCX138", "FCX108"], seed=seed, duration=20)
+
+
+def mdc_flashcopy_dashboard(seed: int = 1) -> Dashboard:
+    """MDC and FlashCopy: FlashCopy rate, MDC on the targets, MDC size.
+
+    Shows the CMS users' transactions (TXN), the system summary with T/V and
+    capture ratio (FCX225), the processors' system time (FCX100) and the
+    minidisk cache's invalidations (FCX138), over a 20-second window.
+    """
+    reports = ["TXN", "FCX225", "FCX100", "FCX138"]
+    return dashboard("mdc-flashcopy", reports, seed=seed, duration=20)

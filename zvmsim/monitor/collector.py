@@ -32,6 +32,7 @@ from ..cp.sxs import sxs_usage
 from ..cp.vmdbk import DM, STATES, Vmdbk
 from .channels import ChannelSampler
 from .dasdstat import cache_status_records, link_records
+from .mdcstat import mdc_records
 from .records import (
     MRAPLEDT,
     MRIODCAD,
@@ -606,6 +607,7 @@ class MonitorCollector:
         out.extend(cache_status_records(m, tod))
         out.extend(link_records(m, tod))
         out.extend(self._channels.records(tod))
+        out.extend(mdc_records(m, tod))
         out.append(MRMTREND(tod=tod, interval=self._interval))
         self._interval += 1
 

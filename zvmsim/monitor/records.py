@@ -48,6 +48,7 @@ __all__ = [
     "MRSYTRSG",
     "MRSYTSXG",
     "MRSYTSYG",
+    "MRSYTXSG",
     "MRUSEACT",
     "MRSTORSG",
     "MRUSEPAG",
@@ -880,6 +881,36 @@ class MRSYTLCK(Record):
     preempted: int = 0  # holds during which PR/SM undispatched the holder
 
 
+# ---- Domain 0: the minidisk cache (sample) ----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MRSYTXSG(Record):
+    """D0 R14 — the minidisk cache: its size, lookups, inserts and invalidations.
+
+    CP's MDC record (its layout is ours): what MDC caches (``TRACK`` or
+    ``RECORD``), the 4 KB pages it holds now and may hold, the pages in one
+    cached unit; read requests looked up and those wholly served from the
+    cache (avoided I/O), units inserted, write requests, and invalidations:
+    the requests, the units they looked up and the cached units they freed.
+    """
+
+    DOMAIN = 0
+    NUMBER = 14
+    tod: int
+    level: str = _char(6)
+    size_pages: int = _gauge()
+    max_pages: int = _gauge()
+    unit_pages: int = _gauge()
+    reads: int = 0
+    read_hits: int = 0
+    inserts: int = 0
+    writes: int = 0
+    inval_calls: int = 0
+    inval_units: int = 0
+    inval_freed: int = 0
+
+
 RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
     (cls.DOMAIN, cls.NUMBER): cls
     for cls in (
@@ -913,6 +944,7 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRUSEPAG,
         MRPRCMST,
         MRSYTLCK,
+        MRSYTXSG,
     )
 }
 

@@ -16,6 +16,7 @@ from .devlog import FCX168
 from .hipsock import FCX231
 from .locklog import FCX265
 from .lpar import FCX126
+from .mdcache import FCX138
 from .paging import FCX109, FCX143
 from .processor import FCX100, FCX180
 from .proclog import FCX144
@@ -89,6 +90,7 @@ REPORTS: dict[str, ReportSpec] = {
             FCX265,
             REORDMON,
             REORDLOG,
+            FCX138,
         ),
         key=lambda spec: spec.fcx,
     )

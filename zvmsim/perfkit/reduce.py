@@ -44,6 +44,7 @@ from ..monitor.records import (
     MRSYTRSG,
     MRSYTSXG,
     MRSYTSYG,
+    MRSYTXSG,
     MRUSEACT,
     MRUSEPAG,
     Record,
@@ -83,6 +84,7 @@ class Interval:
     upag: dict[str, Counters] = field(default_factory=dict)  # user page activity, by userid
     masters: dict[str, Counters] = field(default_factory=dict)  # the master processor, VMCF
     locks: dict[str, Counters] = field(default_factory=dict)  # CP spin locks, by name
+    mdc: Counters = field(default_factory=dict)  # the minidisk cache (D0 R14)
 
 
 @dataclass
@@ -104,6 +106,7 @@ class RunData:
     srm: MRMTRSCH | None = None  # scheduler settings
     cache_status: dict[str, MRIODCST] = field(default_factory=dict)  # base RDEV -> last status
     link_info: dict[str, MRIODLNK] = field(default_factory=dict)  # link -> last record
+    mdc_level: str = ""  # what MDC cached (TRACK or RECORD); empty: the system had no MDC
 
     @property
     def whole(self) -> Interval:
@@ -160,6 +163,7 @@ def _empty_set() -> dict:
         "storage": None,
         "sxs": None,
         "storage63": None,
+        "mdc": None,
         **{g: {} for g in _GROUPS},
     }
 
@@ -188,6 +192,7 @@ def reduce(data: MonitorData) -> RunData:
     apps: dict[str, str] = {}
     lpars: dict[str, MRSYTCUG] = {}
     cache_status: dict[str, MRIODCST] = {}
+    mdc_level = ""
     described: dict[type[Record], dict[str, Record]] = {k: {} for k in _DESCRIBED}
     sets: list[tuple[int, dict]] = []
     current = _empty_set()
@@ -216,6 +221,9 @@ def reduce(data: MonitorData) -> RunData:
             current["storage63"] = rec
         elif kind is MRIODCST:
             cache_status[rec.rdev] = rec
+        elif kind is MRSYTXSG:
+            current["mdc"] = rec
+            mdc_level = rec.level
         elif kind in _SAMPLED:
             current[_SAMPLED[kind]][getattr(rec, kind.KEY)] = rec
             if kind is MRSTOASI:
@@ -248,6 +256,8 @@ def reduce(data: MonitorData) -> RunData:
             iv.sxs = _delta(new["sxs"], old["sxs"], "the system execution space")
         if new["storage63"] is not None:
             iv.storage63 = _delta(new["storage63"], old["storage63"], "storage management")
+        if new["mdc"] is not None:
+            iv.mdc = _delta(new["mdc"], old["mdc"], "the minidisk cache")
         for group in _GROUPS:
             for key, rec in new[group].items():
                 getattr(iv, group)[key] = _delta(rec, old[group].get(key), key)
@@ -268,6 +278,7 @@ def reduce(data: MonitorData) -> RunData:
         srm=srm,
         cache_status=cache_status,
         link_info=described[MRIODLNK],  # type: ignore[arg-type]
+        mdc_level=mdc_level,
     )
 
 
@@ -285,6 +296,7 @@ def merge(intervals: list[Interval], mean_gauges: bool = False) -> Interval:
         _add(out.storage, iv.storage, _GAUGES)
         _add(out.sxs, iv.sxs, _GAUGES)
         _add(out.storage63, iv.storage63, _GAUGES)
+        _add(out.mdc, iv.mdc, _GAUGES)
         for group in _GROUPS:
             target = getattr(out, group)
             for key, counters in getattr(iv, group).items():
@@ -294,6 +306,7 @@ def merge(intervals: list[Interval], mean_gauges: bool = False) -> Interval:
         _mean_gauges(out.storage, [(iv.seconds, iv.storage) for iv in intervals])
         _mean_gauges(out.sxs, [(iv.seconds, iv.sxs) for iv in intervals])
         _mean_gauges(out.storage63, [(iv.seconds, iv.storage63) for iv in intervals])
+        _mean_gauges(out.mdc, [(iv.seconds, iv.mdc) for iv in intervals])
         for group in _GROUPS:
             for key, target in getattr(out, group).items():
                 parts = [(iv.seconds, getattr(iv, group).get(key)) for iv in intervals]
@@ -330,6 +343,7 @@ _GAUGES = {
         MRSTORSG,
         MRUSEPAG,
         MRPRCMST,
+        MRSYTXSG,
     )
     for f in fields(cls)
     if f.metadata.get("gauge")
