@@ -27,6 +27,7 @@ from .history import compare_runs, load_run, save_run
 from .monboard import MonwriteBoard, monwrite_dashboard
 from .mystery import Mystery, mystery, mystery_widget
 from .rawdata import fields_frame, file_summary, records_frame, sets_frame
+from .runs import run_data, sweep
 
 __all__ = [
     "by_time_plot",
@@ -69,4 +70,6 @@ __all__ = [
     "memory63_dashboard",
     "frame_flow",
     "frame_flow_plot",
+    "run_data",
+    "sweep",
 ]
