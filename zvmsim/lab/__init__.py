@@ -35,6 +35,7 @@ from .mystery import Mystery, mystery, mystery_widget
 from .prsmview import cpu_categories, cpu_categories_text, overhead_sweep, overhead_sweep_plot
 from .rawdata import fields_frame, file_summary, records_frame, sets_frame
 from .reorderview import resident_vs_cfw, resident_vs_cfw_plot
+from .runs import run_data, sweep
 from .shareboard import cpu_split, cpu_split_plot, excess_share_dashboard
 from .vmcfsweep import vmcf_sweep, vmcf_sweep_plot
 
@@ -97,4 +98,6 @@ __all__ = [
     "sweep_plot",
     "mdc_record_level_dashboard",
     "mdc_flashcopy_dashboard",
+    "run_data",
+    "sweep",
 ]
