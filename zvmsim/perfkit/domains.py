@@ -51,6 +51,8 @@ NEEDS: dict[str, tuple[int, ...]] = {
     "FCX225": (PROCESSOR, USER, IO, STORAGE),
     "FCX240": (IO,),
     "TXN": (APPLDATA,),
+    "FCX134": (STORAGE,),
+    "FCX133": (STORAGE,),
 }
 
 

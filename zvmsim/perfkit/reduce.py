@@ -35,7 +35,9 @@ from ..monitor.records import (
     MRPRCPRP,
     MRSTOASI,
     MRSTOATC,
+    MRSTODSP,
     MRSTORSG,
+    MRSTOSHR,
     MRSYTCUG,
     MRSYTCUP,
     MRSYTEPM,
@@ -79,6 +81,8 @@ class Interval:
     hipersockets: dict[str, Counters] = field(default_factory=dict)  # IQD CHPIDs, by CHPID
     storage63: Counters = field(default_factory=dict)  # z/VM 6.3 aging and available lists
     upag: dict[str, Counters] = field(default_factory=dict)  # user page activity, by userid
+    dspaces: dict[str, Counters] = field(default_factory=dict)  # CP's shared data spaces
+    segments: dict[str, Counters] = field(default_factory=dict)  # NSS and DCSS, by name
 
 
 @dataclass
@@ -100,6 +104,7 @@ class RunData:
     srm: MRMTRSCH | None = None  # scheduler settings
     cache_status: dict[str, MRIODCST] = field(default_factory=dict)  # base RDEV -> last status
     link_info: dict[str, MRIODLNK] = field(default_factory=dict)  # link -> last record
+    segment_info: dict[str, MRSTOSHR] = field(default_factory=dict)  # NSS/DCSS -> last record
 
     @property
     def whole(self) -> Interval:
@@ -122,6 +127,8 @@ _SAMPLED: dict[type[Record], str] = {
     MRIODLNK: "links",
     MRIODHSK: "hipersockets",
     MRUSEPAG: "upag",
+    MRSTODSP: "dspaces",
+    MRSTOSHR: "segments",
 }
 _GROUPS = (
     "cpus",
@@ -138,11 +145,14 @@ _GROUPS = (
     "links",
     "hipersockets",
     "upag",
+    "dspaces",
+    "segments",
 )
 _DESCRIBED = (
     MRSYTEPM,
     MRIODVSW,
     MRIODLNK,
+    MRSTOSHR,
 )  # sampled records whose last one also describes the entity
 
 
@@ -260,6 +270,7 @@ def reduce(data: MonitorData) -> RunData:
         srm=srm,
         cache_status=cache_status,
         link_info=described[MRIODLNK],  # type: ignore[arg-type]
+        segment_info=described[MRSTOSHR],  # type: ignore[arg-type]
     )
 
 
@@ -321,6 +332,8 @@ _GAUGES = {
         MRIODHSK,
         MRSTORSG,
         MRUSEPAG,
+        MRSTODSP,
+        MRSTOSHR,
     )
     for f in fields(cls)
     if f.metadata.get("gauge")
