@@ -24,6 +24,7 @@ __all__ = [
     "HiperSocketsModel",
     "LinuxStackModel",
     "PrsmCosts",
+    "PtrmModel",
     "SxsModel",
     "VSwitchModel",
     "load_calibration",
@@ -168,6 +169,20 @@ class PrsmCosts:
 
 
 @dataclass(frozen=True)
+class PtrmModel:
+    """CP's PTRM address spaces (guests' DAT tables): how many per release, what one maps."""
+
+    spaces_62: int = 16  # z/VM 6.2 and earlier: at most this many, created as needed
+    spaces_63: int = 128  # z/VM 6.3: all created at system initialization
+    virtual_tb_62: float = 8.0  # guest virtual the 6.2 spaces map together
+
+    @property
+    def space_pages(self) -> int:
+        """Guest virtual one PTRM space maps, in 4 KB pages."""
+        return int(self.virtual_tb_62 * 2**28 / self.spaces_62)
+
+
+@dataclass(frozen=True)
 class Calibration:
     """All hardware and CP constants for one run."""
 
@@ -185,6 +200,7 @@ class Calibration:
     prsm_dispatch_ms: float = 12.5  # PR/SM's dispatch interval on a contended pool
     vswitch: VSwitchModel = VSwitchModel()
     sxs: SxsModel = SxsModel()
+    ptrm: PtrmModel = PtrmModel()
     hipersockets: HiperSocketsModel = HiperSocketsModel()
     linux_stack: LinuxStackModel = LinuxStackModel()
     # a paging volume with less free space than this share finds room for a new
@@ -292,6 +308,16 @@ def _prsm_costs(table: dict) -> PrsmCosts:
     return costs
 
 
+def _ptrm_model(table: dict) -> PtrmModel:
+    """The PTRM model of cp.toml's ``[ptrm]`` table: positive counts and size."""
+    model = PtrmModel(
+        int(table["spaces_62"]), int(table["spaces_63"]), float(table["virtual_tb_62"])
+    )
+    if min(model.spaces_62, model.spaces_63, model.virtual_tb_62) <= 0:
+        raise ValueError("[ptrm] space counts and virtual_tb_62 must be positive")
+    return model
+
+
 _OLD = "_52"  # suffix of a cp.toml constant for z/VM levels before 5.3
 
 
@@ -350,6 +376,7 @@ def load_calibration() -> Calibration:
                 float(net["vswitch"]["controller_us_per_packet"]),
             ),
             sxs=_sxs_model(cp["sxs"]),
+            ptrm=_ptrm_model(cp["ptrm"]),
             hipersockets=HiperSocketsModel(
                 int(net["hipersockets"]["frame_kb"]), float(net["hipersockets"]["siga_us"])
             ),

@@ -23,6 +23,7 @@ from .zos.dbserver import DbServerConfig
 
 __all__ = [
     "PagingConfig",
+    "SegmentConfig",
     "StorageConfig",
     "ChannelConfig",
     "ControlUnitConfig",
@@ -175,6 +176,19 @@ class StorageConfig:
 
 
 @dataclass(frozen=True)
+class SegmentConfig:
+    """A saved segment (NSS or DCSS) in storage: its size, users, touches, SET RESERVED."""
+
+    name: str
+    kind: str  # "NSS" or "DCSS"
+    size_mb: float
+    users: int  # users that have it loaded (shown in FCX133)
+    touches_per_s: float  # its pages the users touch per second, all together
+    write_pct: float = 0.0  # share of the touches that change the page
+    reserved: bool = False  # SET RESERVED for all its pages (z/VM 6.3)
+
+
+@dataclass(frozen=True)
 class PagingConfig:
     """CP-owned PAGE volumes: how many, what kind, and where they hang."""
 
@@ -224,6 +238,7 @@ class SystemConfig:
     control_units: dict[str, ControlUnitConfig] = field(default_factory=dict)
     vswitches: dict[str, VSwitchConfig] = field(default_factory=dict)
     zos_servers: dict[str, DbServerConfig] = field(default_factory=dict)
+    segments: dict[str, SegmentConfig] = field(default_factory=dict)  # NSS and DCSS
 
 
 class _Table:
@@ -489,6 +504,9 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
     vswitches = _vswitches(top.get("vswitches", dict, {}), channels, guests)
     srm = _srm(top.get("scheduler", dict, None))
     zos_servers = _zos_servers(top.get("zos_servers", dict, {}), cec)
+    segments = _segments(top.get("segments", dict, {}))
+    if segments and storage is None:
+        raise ZvmsimError("[segments] needs a [storage] section")
     top.done()
     return SystemConfig(
         scenario=name,
@@ -510,6 +528,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         vswitches=vswitches,
         srm=srm,
         zos_servers=zos_servers,
+        segments=segments,
     )
 
 
@@ -719,6 +738,32 @@ def _cec(
         swing_s,
         dispatch_cost,
     )
+
+
+def _segments(body: dict) -> dict[str, SegmentConfig]:
+    """``[segments.NAME]``: saved segments (NSS or DCSS) loaded in storage."""
+    out = {}
+    for name, table in _Table(body, "[segments]").data.items():
+        t = _Table(table, f"[segments.{name}]")
+        kind = t.get("kind", str).upper()
+        if kind not in ("NSS", "DCSS"):
+            raise ZvmsimError(f"[segments.{name}].kind must be NSS or DCSS, not {kind}")
+        seg = SegmentConfig(
+            name=name.upper(),
+            kind=kind,
+            size_mb=_positive(t.get("size_mb", float), f"[segments.{name}].size_mb"),
+            users=t.get("users", int, 1),
+            touches_per_s=t.get("touches_per_s", float, 0.0),
+            write_pct=t.get("write_pct", float, 0.0),
+            reserved=t.get("reserved", bool, False),
+        )
+        t.done()
+        if seg.users < 1 or seg.touches_per_s < 0 or not 0 <= seg.write_pct <= 100:
+            raise ZvmsimError(
+                f"[segments.{name}] needs users >= 1, touches_per_s >= 0, 0 <= write_pct <= 100"
+            )
+        out[seg.name] = seg
+    return out
 
 
 def _storage(body: dict | None) -> StorageConfig | None:

@@ -27,7 +27,9 @@ from .cp.limits import LimitHard, limit_weights
 from .cp.mdc import MinidiskCache
 from .cp.minidisk import BLOCK_BYTES, Minidisk
 from .cp.paging import PageVolume, PagingDevices
+from .cp.ptrm import PtrmSpaces
 from .cp.scheduler import Scheduler
+from .cp.segments import SavedSegment
 from .cp.spinlock import SpinLock
 from .cp.storage import Storage
 from .cp.storage63 import Storage63
@@ -212,6 +214,26 @@ class Machine:
                 )
         share_weights(self.users.values())
         limit_weights(self.users.values())
+        self.ptrm: PtrmSpaces | None = None
+        if self.storage is not None:
+            self.ptrm = PtrmSpaces(cal.ptrm, zvm_release(config.system.zvm_level))
+            for space in self.storage.spaces:
+                if space.kind == "guest":
+                    self.ptrm.logon(space)
+        self.segments = [
+            SavedSegment(
+                seg.name,
+                seg.kind,
+                int(seg.size_mb * 256),
+                seg.users,
+                seg.touches_per_s,
+                seg.write_pct,
+                self.storage,
+                self.streams.stream(f"segment:{seg.name}"),
+            )
+            for seg in config.segments.values()
+            if self.storage is not None
+        ]
         if self.storage is not None:
             self._set_reserved(config)
         self.links: dict[str, int] = {}
@@ -221,6 +243,8 @@ class Machine:
                 self.links[volser] = self.links.get(volser, 0) + 1
         if self.storage is not None:
             self.storage.quiet = True
+            for segment in self.segments:
+                segment.load()
             for w in self.workloads:
                 w.prepare()
             steps = 50  # small steps, so the demand scan's rotation spreads the steals
@@ -263,6 +287,17 @@ class Machine:
                     raise ZvmsimError(f"user {userid}: SET RESERVED needs a guest with storage")
                 space.reserved = int(guest.reserved_mb * 256)
                 total += guest.reserved_mb
+        for seg in config.segments.values():
+            if not seg.reserved:
+                continue
+            if zvm_release(config.system.zvm_level) < (6, 3):
+                raise ZvmsimError(
+                    f"SET RESERVED {seg.kind} {seg.name}: z/VM "
+                    f"{config.system.zvm_level} reserves pages for users only (NSS and DCSS: 6.3)"
+                )
+            segment = next(s for s in self.segments if s.name == seg.name)
+            segment.space.reserved = segment.space.pages
+            total += seg.size_mb
         sysmax = config.storage.reserved_sysmax_mb if config.storage else -1.0
         if sysmax >= 0 and total > sysmax:
             raise ZvmsimError(
@@ -418,6 +453,8 @@ class Machine:
                 self.env.process(chp.other_partitions(self.env, c.other_busy, conn_s, rnd))
         for w in self.workloads:
             self.env.process(w.run())
+        for segment in self.segments:
+            self.env.process(segment.run())
         self.env.run(until=cfg.warmup)
         self.monitor.start()
         intervals = max(1, int(cfg.duration / cfg.monitor.sample_interval + 1e-9))

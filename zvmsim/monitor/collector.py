@@ -50,7 +50,9 @@ from .records import (
     MRSCLDDL,
     MRSTOASI,
     MRSTOATC,
+    MRSTODSP,
     MRSTORSG,
+    MRSTOSHR,
     MRSYTCUG,
     MRSYTCUP,
     MRSYTLCK,
@@ -420,6 +422,44 @@ class MonitorCollector:
             )
         return out
 
+    def _dspace_records(self, tod: int) -> list[Record]:
+        """CP's shared data spaces: the PTRM spaces holding guests' DAT tables."""
+        ptrm = getattr(self.machine, "ptrm", None)
+        if ptrm is None:
+            return []
+        return [
+            MRSTODSP(
+                tod=tod,
+                space=p.name,
+                owner="SYSTEM",
+                users=p.users,
+                pages=p.pages,
+                resident=p.resident,
+                mapped_mb=p.mapped // 256,
+            )
+            for p in ptrm.spaces
+        ]
+
+    def _segment_records(self, tod: int) -> list[Record]:
+        """Saved segments (NSS and DCSS) in storage: where their pages are, their paging."""
+        return [
+            MRSTOSHR(
+                tod=tod,
+                segment=seg.name,
+                kind=seg.kind,
+                users=seg.users,
+                pages=seg.space.pages,
+                resident=seg.space.resident,
+                reserved=seg.space.reserved,
+                xstor=seg.space.xstor,
+                dasd=seg.space.dasd + seg.space.moving,
+                page_reads=seg.space.page_reads,
+                page_writes=seg.space.page_writes,
+                steals=seg.space.steals,
+            )
+            for seg in getattr(self.machine, "segments", [])
+        ]
+
     def _sample_set(self) -> None:
         first = len(self.data.records)
         self._write_sample_set()
@@ -522,6 +562,8 @@ class MonitorCollector:
                         steals=space.steals,
                     )
                 )
+            out.extend(self._dspace_records(tod))
+            out.extend(self._segment_records(tod))
         for userid, vm in m.users.items():
             hf = self._user_hf[userid]
             states = {f"hf_{name}": hf[i] for i, name in enumerate(STATES)}

@@ -45,6 +45,8 @@ __all__ = [
     "MRSCLDDL",
     "MRSTOASI",
     "MRSTOATC",
+    "MRSTODSP",
+    "MRSTOSHR",
     "MRSYTRSG",
     "MRSYTSXG",
     "MRSYTSYG",
@@ -911,6 +913,45 @@ class MRSYTXSG(Record):
     inval_freed: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class MRSTODSP(Record):
+    """D3 R31 (ours) — one shared data space owned by CP (a PTRM space): its size,
+    the users whose DAT tables it holds, the guest virtual it maps and its
+    resident pages."""
+
+    DOMAIN = 3
+    NUMBER = 31
+    KEY = "space"
+    tod: int
+    space: str = _char(24)
+    owner: str = _char(8)
+    users: int = _gauge()
+    pages: int = _gauge()  # size
+    resident: int = _gauge()
+    mapped_mb: int = _gauge()  # guest virtual whose DAT tables it holds
+
+
+@dataclass(frozen=True, slots=True)
+class MRSTOSHR(Record):
+    """D3 R3 — one saved segment (NSS or DCSS) in storage: users, pages, paging."""
+
+    DOMAIN = 3
+    NUMBER = 3
+    KEY = "segment"
+    tod: int
+    segment: str = _char(8)
+    kind: str = _char(4)  # NSS or DCSS
+    users: int = _gauge()
+    pages: int = _gauge()  # size
+    resident: int = _gauge()
+    reserved: int = _gauge()  # SET RESERVED pages (z/VM 6.3)
+    xstor: int = _gauge()
+    dasd: int = _gauge()
+    page_reads: int = 0
+    page_writes: int = 0
+    steals: int = 0
+
+
 RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
     (cls.DOMAIN, cls.NUMBER): cls
     for cls in (
@@ -945,6 +986,8 @@ RECORD_TYPES: dict[tuple[int, int], type[Record]] = {
         MRPRCMST,
         MRSYTLCK,
         MRSYTXSG,
+        MRSTODSP,
+        MRSTOSHR,
     )
 }
 

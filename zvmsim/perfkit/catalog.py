@@ -13,10 +13,12 @@ from .devconf import FCX131
 from .devdetail import FCX110
 from .device import FCX108
 from .devlog import FCX168
+from .dspacesh import FCX134
 from .hipsock import FCX231
 from .locklog import FCX265
 from .lpar import FCX126
 from .mdcache import FCX138
+from .nss import FCX133
 from .paging import FCX109, FCX143
 from .processor import FCX100, FCX180
 from .proclog import FCX144
@@ -91,6 +93,8 @@ REPORTS: dict[str, ReportSpec] = {
             REORDMON,
             REORDLOG,
             FCX138,
+            FCX134,
+            FCX133,
         ),
         key=lambda spec: spec.fcx,
     )

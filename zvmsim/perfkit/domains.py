@@ -55,6 +55,8 @@ NEEDS: dict[str, tuple[int, ...]] = {
     "FCX265": (),  # spin locks: System domain only
     "REORDMON": (USER,),
     "REORDLOG": (USER,),
+    "FCX134": (STORAGE,),
+    "FCX133": (STORAGE,),
 }
 
 

@@ -36,7 +36,9 @@ from ..monitor.records import (
     MRPRCPRP,
     MRSTOASI,
     MRSTOATC,
+    MRSTODSP,
     MRSTORSG,
+    MRSTOSHR,
     MRSYTCUG,
     MRSYTCUP,
     MRSYTEPM,
@@ -85,6 +87,8 @@ class Interval:
     masters: dict[str, Counters] = field(default_factory=dict)  # the master processor, VMCF
     locks: dict[str, Counters] = field(default_factory=dict)  # CP spin locks, by name
     mdc: Counters = field(default_factory=dict)  # the minidisk cache (D0 R14)
+    dspaces: dict[str, Counters] = field(default_factory=dict)  # CP's shared data spaces
+    segments: dict[str, Counters] = field(default_factory=dict)  # NSS and DCSS, by name
 
 
 @dataclass
@@ -107,6 +111,7 @@ class RunData:
     cache_status: dict[str, MRIODCST] = field(default_factory=dict)  # base RDEV -> last status
     link_info: dict[str, MRIODLNK] = field(default_factory=dict)  # link -> last record
     mdc_level: str = ""  # what MDC cached (TRACK or RECORD); empty: the system had no MDC
+    segment_info: dict[str, MRSTOSHR] = field(default_factory=dict)  # NSS/DCSS -> last record
 
     @property
     def whole(self) -> Interval:
@@ -131,6 +136,8 @@ _SAMPLED: dict[type[Record], str] = {
     MRUSEPAG: "upag",
     MRPRCMST: "masters",
     MRSYTLCK: "locks",
+    MRSTODSP: "dspaces",
+    MRSTOSHR: "segments",
 }
 _GROUPS = (
     "cpus",
@@ -149,11 +156,14 @@ _GROUPS = (
     "upag",
     "masters",
     "locks",
+    "dspaces",
+    "segments",
 )
 _DESCRIBED = (
     MRSYTEPM,
     MRIODVSW,
     MRIODLNK,
+    MRSTOSHR,
 )  # sampled records whose last one also describes the entity
 
 
@@ -279,6 +289,7 @@ def reduce(data: MonitorData) -> RunData:
         cache_status=cache_status,
         link_info=described[MRIODLNK],  # type: ignore[arg-type]
         mdc_level=mdc_level,
+        segment_info=described[MRSTOSHR],  # type: ignore[arg-type]
     )
 
 
@@ -344,6 +355,8 @@ _GAUGES = {
         MRUSEPAG,
         MRPRCMST,
         MRSYTXSG,
+        MRSTODSP,
+        MRSTOSHR,
     )
     for f in fields(cls)
     if f.metadata.get("gauge")
