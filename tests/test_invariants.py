@@ -135,6 +135,7 @@ def test_every_record_type_round_trips(network_data) -> None:
         ("grinch", {}),
         ("hipersockets", {}),
         ("memory63", {}),
+        ("prsm-overhead", {}),
     )
     for scenario, knobs in cases:
         data = zvmsim.simulate(scenario, knobs, duration=20, interval=10)
@@ -147,5 +148,6 @@ def test_every_record_type_round_trips(network_data) -> None:
     # grinch has a cached control unit (D6 R4, D6 R30) with minidisk links (D6 R31);
     # hipersockets an IQD CHPID (D6 R32),
     # memory63 runs z/VM 6.3 storage management (D3 R1, D4 R30),
-    # vmcf-master the master processor and VMCF (D5 R11)
+    # vmcf-master the master processor and VMCF (D5 R11),
+    # prsm-overhead CP's scheduler spin lock (D0 R23)
     assert seen == set(RECORD_TYPES.values())

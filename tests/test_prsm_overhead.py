@@ -218,3 +218,13 @@ def test_prsm_dashboard_follows_the_knobs() -> None:
     assert board.error == "" and board.text != before
     board.controls["lock_yield"].value = "diag9c"
     assert board.error == "" and "0 Diag x'44'" in board.text
+
+
+def test_locklog_from_a_monwrite_file_matches_the_live_run(capsys, tmp_path) -> None:
+    path = tmp_path / "prsm.mon"
+    assert main(["monwrite", "prsm-overhead", "-o", str(path), "--duration", "2"]) == 0
+    capsys.readouterr()
+    assert main(["report", "--from", str(path), "LOCKLOG", "FCX126"]) == 0
+    from_file = capsys.readouterr().out
+    assert main(["report", "prsm-overhead", "LOCKLOG", "FCX126", "--duration", "2"]) == 0
+    assert capsys.readouterr().out == from_file and "SRMSLOCK" in from_file

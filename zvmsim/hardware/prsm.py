@@ -15,7 +15,12 @@ pool is shared out afresh; when z/VM's logical PUs get less physical time
 than they want, their work is stretched: a logical PU that is ready but not
 dispatched is *suspended* (FCX126 %Susp), and its CPU timer does not run.
 Managing the logical PUs costs PR/SM a little physical time (FCX126 %Ovhd),
-in proportion to the time they are dispatched.
+in proportion to the time they are dispatched. Where the CEC says so
+(``[cec] dispatch_cost``), PR/SM also pays for every *dispatch* of a logical
+PU — each start of work on a waiting one, each dispatch it ends in an
+oversubscribed pool, each Diag x'44' or x'9C' — and a dispatch costs more
+the more logical PUs share the pool (``data/calibration/prsm.toml``). That
+time comes out of the pool before it is shared out.
 """
 
 from __future__ import annotations
