@@ -175,3 +175,17 @@ def test_bad_settings_say_so_in_one_line(change: dict, fragment: str) -> None:
     with pytest.raises(zvmsim.ZvmsimError, match=fragment) as info:
         Scenario("excess-share", raw).config()
     assert "\n" not in str(info.value)
+
+
+def test_deadline_lets_a_limited_guest_take_the_processor_when_the_others_go_quiet() -> None:
+    """The others rest in the third and fourth intervals (USERLOG shows it by time)."""
+    knobs = {
+        "linux04_demand": 100, "linux04_share": "abs-20-limithard",
+        "others_pattern": "quiet-midway", "others_dormant": True,
+    }  # fmt: skip
+    for method, quiet in (("deadline", 95), ("consumption", 20)):
+        run = zvmsim.simulate("excess-share", {**knobs, "limithard": method}, seed=1)
+        log = zvmsim.report(run, "FCX162", user="LINUX04").frame
+        cpu = log[log["interval_end"] != ">>Mean>>"]["pct_cpu"].tolist()
+        assert cpu[2:4] == pytest.approx([quiet, quiet], abs=5)  # 10:00:30 and 10:00:40
+        assert cpu[1] == pytest.approx(20, abs=3) and cpu[4] == pytest.approx(20, abs=3)

@@ -9,6 +9,8 @@ earliest virtual start goes next (start-time fair queueing). Under
 contention a user with twice the share so gets twice the processor; without
 contention, order does not matter and every burst starts at once. What a
 user does not want is spread over the others in proportion to their shares.
+(With the excess-share defect switched on, :mod:`zvmsim.cp.excess` picks
+the next burst instead, and the spare time goes to the largest share.)
 
 A burst longer than the **dispatch time slice** runs one slice at a time,
 going back to the ready queue between slices, so a compute-bound user cannot

@@ -28,9 +28,10 @@ to admit it. Dormant users are in neither.
   at again: while others wait it moves to the back of the eligible list, so
   that storage and the paging devices are shared out over time; otherwise it
   stays for another Q3 slice if the limits would still admit it.
-* **LIMITHARD.** A user with an absolute share and LIMITHARD may not use
-  more than that share of the processors; its bursts are held back (USTAT's
-  %LIM) so its consumption never runs ahead of the limit.
+* **LIMITHARD.** A user with an absolute maximum and LIMITHARD may not use
+  more than that share of the processors; its bursts are held back in the
+  limit list (USTAT's %LIM) as SET SRM LIMITHARD says: by DEADLINE or by
+  CONSUMPTION (:mod:`zvmsim.cp.limits`).
 
 Shares do their work in the dispatcher (:mod:`zvmsim.cp.dispatch`), which
 orders the ready users by share under CPU contention.

@@ -20,9 +20,18 @@ class Compute(Workload):
     dispatch list while it pauses (a Linux guest waiting on its timer tick),
     unless ``dormant`` is on: then it leaves the dispatch list during each
     pause and comes back for the next burst (a guest that waits for work).
+    Between ``rest_from_s`` and ``rest_until_s`` (simulated seconds from the
+    start, warm-up included) it rests: no bursts at all, dormant or on its
+    timer as ``dormant`` says — the others going quiet for a while.
     """
 
-    PARAMS = {"demand_pct": 100.0, "burst_ms": 2.0, "dormant": False}
+    PARAMS = {
+        "demand_pct": 100.0,
+        "burst_ms": 2.0,
+        "dormant": False,
+        "rest_from_s": 0.0,
+        "rest_until_s": 0.0,
+    }
 
     def __init__(self, *args) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args)
@@ -30,6 +39,8 @@ class Compute(Workload):
             raise ZvmsimError(f"user {self.vm.userid}: demand_pct must be in (0, 100]")
         if self.p["burst_ms"] <= 0:
             raise ZvmsimError(f"user {self.vm.userid}: burst_ms must be positive")
+        if not 0 <= self.p["rest_from_s"] <= self.p["rest_until_s"]:
+            raise ZvmsimError(f"user {self.vm.userid}: rest_from_s must be 0 to rest_until_s")
 
     def run(self) -> Generator:
         m, vm, rnd = self.machine, self.vm, self.rnd
@@ -38,6 +49,8 @@ class Compute(Workload):
         yield m.env.timeout(rnd.uniform(0.0, mean))
         m.add_to_dispatch_list(vm)
         while True:
+            if self.p["rest_from_s"] <= m.env.now < self.p["rest_until_s"]:
+                yield from self._rest(self.p["rest_until_s"] - m.env.now)
             burst = mean * (0.5 + rnd.random())
             yield m.processors.run(vm, burst, 0.0)
             if pause > 0 and self.p["dormant"]:  # out of the dispatch list till the next
@@ -47,3 +60,14 @@ class Compute(Workload):
             elif pause > 0:
                 vm.state = TIW  # between bursts, still in the dispatch list
                 yield m.env.timeout(burst * pause)
+
+    def _rest(self, seconds: float) -> Generator:
+        """No work for *seconds*: out of the dispatch list if dormant, else on its timer."""
+        m, vm = self.machine, self.vm
+        if self.p["dormant"]:
+            m.drop_from_dispatch_list(vm)
+            yield m.env.timeout(seconds)
+            m.add_to_dispatch_list(vm)
+        else:
+            vm.state = TIW
+            yield m.env.timeout(seconds)
