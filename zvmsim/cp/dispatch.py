@@ -32,8 +32,8 @@ The **master processor** (processor 0) has a queue of its own, the
 master-only PLDV: work that only the master may do (:meth:`run` with
 ``master=True``) waits there, and the master takes it before anything in
 the common queue. A VMDBK that moved to the master stays there while it
-goes on running: the bursts it starts at the moment one ends (no wait in
-between) stay on the master's queue, and it moves off only when it waits.
+goes on running: a burst it starts at the moment its last one ends (no wait
+in between) runs on the master too, and it moves off only when it waits.
 Where the processor family's switching costs are modelled
 (:meth:`set_switching`), the move costs CP ``switch`` time, a burst started
 on another processor than its user last ran on pays a cache (high-speed
