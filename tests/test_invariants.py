@@ -134,7 +134,7 @@ def test_every_record_type_round_trips(network_data) -> None:
         ("thrasher", {}),
         ("grinch", {}),
         ("hipersockets", {}),
-        ("memory63", {}),
+        ("memory63", {"mondcss": True}),
         ("prsm-overhead", {}),
     )
     for scenario, knobs in cases:
@@ -147,7 +147,8 @@ def test_every_record_type_round_trips(network_data) -> None:
     seen |= {type(r) for r in data.records}
     # grinch has a cached control unit (D6 R4, D6 R30) with minidisk links (D6 R31);
     # hipersockets an IQD CHPID (D6 R32),
-    # memory63 runs z/VM 6.3 storage management (D3 R1, D4 R30),
+    # memory63 runs z/VM 6.3 storage management (D3 R1, D4 R30), PTRM spaces (D3 R31)
+    # and with MONDCSS loaded a saved segment (D3 R3),
     # vmcf-master the master processor and VMCF (D5 R11),
     # prsm-overhead CP's scheduler spin lock (D0 R23)
     assert seen == set(RECORD_TYPES.values())

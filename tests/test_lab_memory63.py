@@ -18,7 +18,8 @@ def board():
 
 def test_one_control_per_knob(board) -> None:
     assert set(board.controls) == {
-        "release", "workload", "central_gb", "xstore_gb", "agelist_pct", "early_writes", "reorder"
+        "release", "workload", "central_gb", "xstore_gb", "agelist_pct", "early_writes", "reorder",
+        "mondcss", "mondcss_reserved",
     }  # fmt: skip
     assert "AGELLOG" in board.text and not board.error
 

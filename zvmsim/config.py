@@ -186,6 +186,7 @@ class SegmentConfig:
     touches_per_s: float  # its pages the users touch per second, all together
     write_pct: float = 0.0  # share of the touches that change the page
     reserved: bool = False  # SET RESERVED for all its pages (z/VM 6.3)
+    loaded: bool = True  # some user has it attached, so its pages are in storage
 
 
 @dataclass(frozen=True)
@@ -756,6 +757,7 @@ def _segments(body: dict) -> dict[str, SegmentConfig]:
             touches_per_s=t.get("touches_per_s", float, 0.0),
             write_pct=t.get("write_pct", float, 0.0),
             reserved=t.get("reserved", bool, False),
+            loaded=t.get("loaded", bool, True),
         )
         t.done()
         if seg.users < 1 or seg.touches_per_s < 0 or not 0 <= seg.write_pct <= 100:

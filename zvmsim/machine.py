@@ -232,7 +232,7 @@ class Machine:
                 self.streams.stream(f"segment:{seg.name}"),
             )
             for seg in config.segments.values()
-            if self.storage is not None
+            if self.storage is not None and seg.loaded
         ]
         if self.storage is not None:
             self._set_reserved(config)
@@ -295,8 +295,10 @@ class Machine:
                     f"SET RESERVED {seg.kind} {seg.name}: z/VM "
                     f"{config.system.zvm_level} reserves pages for users only (NSS and DCSS: 6.3)"
                 )
-            segment = next(s for s in self.segments if s.name == seg.name)
-            segment.space.reserved = segment.space.pages
+            # a segment need not be loaded to be reserved; its pages count in SYSMAX
+            for segment in self.segments:
+                if segment.name == seg.name:
+                    segment.space.reserved = segment.space.pages
             total += seg.size_mb
         sysmax = config.storage.reserved_sysmax_mb if config.storage else -1.0
         if sysmax >= 0 and total > sysmax:
