@@ -2,9 +2,8 @@
 
 ``knob_sweep`` runs a scenario once per (series, value), reduces each run and
 hands it to a *measure* function that picks the figures of interest from the
-reports, giving one tidy DataFrame row per run. In a notebook a progress bar
-shows the share of all the runs done while they go and is closed afterwards,
-so it leaves no output behind (stored notebooks stay the same run to run).
+reports, giving one tidy DataFrame row per run. In a notebook the progress
+bar of :func:`~zvmsim.lab.runs.sweep` shows the runs done while they go.
 ``sweep_plot`` draws one figure against the knob, a line per series.
 """
 
@@ -15,28 +14,12 @@ from typing import Any
 
 import pandas as pd
 
-from ..api import simulate
-from ..perfkit.reduce import RunData, reduce
+from ..perfkit.reduce import RunData
+from .runs import run_data, sweep_list
 
 __all__ = ["knob_sweep", "sweep_plot"]
 
 Measure = Callable[[RunData], dict[str, float]]
-
-
-def _bar(total: int) -> Any:
-    """A progress bar shown in the notebook (None outside one)."""
-    try:
-        from IPython import get_ipython
-        from IPython.display import display
-    except ImportError:  # pragma: no cover - IPython comes with the notebooks
-        return None
-    if get_ipython() is None:
-        return None
-    import ipywidgets as widgets
-
-    bar = widgets.FloatProgress(value=0.0, min=0.0, max=float(total), description="runs")
-    display(bar)
-    return bar
 
 
 def knob_sweep(
@@ -55,25 +38,18 @@ def knob_sweep(
     Returns columns ``series``, *knob* and whatever *measure* returns.
     """
     series = series or {"": {}}
-    total = len(series) * len(values)
-    bar = _bar(total) if progress else None
-    rows = []
-    try:
-        for label, knobs in series.items():
-            for value in values:
-                done = len(rows)
+    cases = [
+        (label, value, {**knobs, knob: value})
+        for label, knobs in series.items()
+        for value in values
+    ]
 
-                def tick(share: float, done: int = done) -> None:
-                    if bar is not None:
-                        bar.value = done + share
+    def one(case: tuple[str, Any, dict[str, Any]]) -> dict[str, Any]:
+        label, value, setting = case
+        data = run_data(scenario, setting, seed=seed, duration=duration)
+        return {"series": label, knob: value, **measure(data)}
 
-                data = simulate(
-                    scenario, {**knobs, knob: value}, seed=seed, duration=duration, progress=tick
-                )
-                rows.append({"series": label, knob: value, **measure(reduce(data))})
-    finally:
-        if bar is not None:
-            bar.close()
+    rows = sweep_list(one, cases, progress=progress)
     return pd.DataFrame(rows)
 
 

@@ -18,10 +18,11 @@ from typing import Any
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from ..api import report, simulate
+from ..api import report
 from ..monitor.stream import MonitorData
-from ..perfkit.reduce import RunData, reduce
+from ..perfkit.reduce import RunData
 from ..perfkit.report import MEAN
+from .runs import run_data, sweep_list
 
 __all__ = ["cpu_categories", "cpu_categories_text", "overhead_sweep", "overhead_sweep_plot"]
 
@@ -72,33 +73,31 @@ def overhead_sweep(
     knobs: dict[str, Any] | None = None,
     seed: int = 1,
     duration: float = 6.0,
-    progress: Callable[[float], object] | None = None,
+    progress: bool | Callable[[float], object] = True,
 ) -> pd.DataFrame:
     """Run prsm-overhead once per value of *knob* (other knobs as *knobs*).
 
     One row per value: the three categories (PUs' worth), PR/SM's time for the
     pool, the lock's spin per collision and Diag calls a second, the guests'
-    suspended time. *progress* is told the share done (0 to 1) as runs finish.
+    suspended time. A progress bar shows in a notebook; *progress* False shows
+    nothing, a function is told the share done (0 to 1) as runs finish.
     """
-    values = list(values)
-    rows = []
-    for k, value in enumerate(values):
+
+    def one(value: Any) -> dict[str, Any]:
         setting = {**(knobs or {}), knob: value}
-        run = reduce(simulate("prsm-overhead", setting, seed=seed, duration=duration))
+        run = run_data("prsm-overhead", setting, seed=seed, duration=duration)
         lock = report(run, "FCX265").frame.iloc[0]
         cpu = report(run, "FCX100").frame.iloc[0]
-        rows.append(
-            {
-                knob: value,
-                **cpu_categories(run),
-                "susp": float(cpu["pct_susp"]) / 100.0,
-                "avg_spin_us": float(lock["avg_spin_us"]),
-                "diag44_rate": float(lock["diag44_rate"]),
-                "diag9c_rate": float(lock["diag9c_rate"]),
-            }
-        )
-        if progress is not None:
-            progress((k + 1) / len(values))
+        return {
+            knob: value,
+            **cpu_categories(run),
+            "susp": float(cpu["pct_susp"]) / 100.0,
+            "avg_spin_us": float(lock["avg_spin_us"]),
+            "diag44_rate": float(lock["diag44_rate"]),
+            "diag9c_rate": float(lock["diag9c_rate"]),
+        }
+
+    rows = sweep_list(one, list(values), progress=progress)
     return pd.DataFrame(rows)
 
 

@@ -18,7 +18,7 @@ nothing is shown (``progress`` may also be a function that is told
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import ipywidgets as widgets
@@ -26,10 +26,11 @@ import ipywidgets as widgets
 from ..api import simulate
 from ..perfkit.reduce import RunData, reduce
 
-__all__ = ["SweepBar", "run_data", "sweep"]
+__all__ = ["SweepBar", "run_data", "sweep", "sweep_list"]
 
 K = TypeVar("K", bound=Hashable)
 R = TypeVar("R")
+T = TypeVar("T")
 
 # the bar of the sweep going now: run_data feeds it instead of showing its own
 _ACTIVE: list[SweepBar] = []
@@ -151,3 +152,19 @@ def sweep(
     if bar is not None:
         bar.finish()
     return results
+
+
+def sweep_list(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    *,
+    progress: bool | Callable[[float], object] = True,
+) -> list[R]:
+    """``[fn(item) for item in items]`` with :func:`sweep`'s progress bar ("run 2 (2 of 6)").
+
+    Items may repeat. *progress* False shows nothing; a function is told the
+    share of the runs done (0 to 1) after each run instead of a bar.
+    """
+    told = (lambda done, total: progress(done / total)) if callable(progress) else progress
+    results = sweep(lambda i: fn(items[i - 1]), range(1, len(items) + 1), progress=told)
+    return list(results.values())

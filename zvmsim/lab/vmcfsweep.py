@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from ..api import report, simulate
+from .runs import sweep_list
 
 __all__ = ["vmcf_sweep", "vmcf_sweep_plot"]
 
@@ -29,18 +30,23 @@ def vmcf_sweep(
     knobs: dict[str, Any] | None = None,
     seed: int = 1,
     duration: float = 1.0,
-    progress: Callable[[float], object] | None = None,
+    progress: bool | Callable[[float], object] = True,
 ) -> pd.DataFrame:
-    """One row per (release, processors): VMCFLOG's whole-run figures (COLUMNS)."""
-    cases = [(r, n) for r in releases for n in processors]
-    rows = []
-    for i, (release, count) in enumerate(cases):
+    """One row per (release, processors): VMCFLOG's whole-run figures (COLUMNS).
+
+    A progress bar shows in a notebook; *progress* False shows nothing, a
+    function is told the share done (0 to 1) as runs finish.
+    """
+
+    def one(case: tuple[str, int]) -> dict[str, Any]:
+        release, count = case
         chosen = {**(knobs or {}), "release": release, "processors": count}
         data = simulate("vmcf-master", chosen, seed=seed, duration=duration, interval=duration)
         mean = report(data, "VMCFLOG").frame.iloc[0]
-        rows.append({"release": release, "processors": count, **{c: mean[c] for c in COLUMNS}})
-        if progress is not None:
-            progress((i + 1) / len(cases))
+        return {"release": release, "processors": count, **{c: mean[c] for c in COLUMNS}}
+
+    cases = [(r, n) for r in releases for n in processors]
+    rows = sweep_list(one, cases, progress=progress)
     return pd.DataFrame(rows, columns=["release", "processors", *COLUMNS])
 
 
