@@ -6,7 +6,7 @@ import random
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..cp.vmdbk import Vmdbk
+from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
 
 if TYPE_CHECKING:
@@ -69,6 +69,18 @@ class Workload:
 
     def run(self) -> Generator:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def wait(self, seconds: float, dormant: bool) -> Generator:
+        """Nothing to do for *seconds*: out of the dispatch list if *dormant*, else
+        still in it on its timer (TIW); ``yield from`` it."""
+        m, vm = self.machine, self.vm
+        if dormant:
+            m.drop_from_dispatch_list(vm)
+            yield m.env.timeout(seconds)
+            m.add_to_dispatch_list(vm)
+        else:
+            vm.state = TIW
+            yield m.env.timeout(seconds)
 
 
 class Idle(Workload):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
 from .base import Workload
 
@@ -50,24 +49,8 @@ class Compute(Workload):
         m.add_to_dispatch_list(vm)
         while True:
             if self.p["rest_from_s"] <= m.env.now < self.p["rest_until_s"]:
-                yield from self._rest(self.p["rest_until_s"] - m.env.now)
+                yield from self.wait(self.p["rest_until_s"] - m.env.now, self.p["dormant"])
             burst = mean * (0.5 + rnd.random())
             yield m.processors.run(vm, burst, 0.0)
-            if pause > 0 and self.p["dormant"]:  # out of the dispatch list till the next
-                m.drop_from_dispatch_list(vm)
-                yield m.env.timeout(burst * pause)
-                m.add_to_dispatch_list(vm)
-            elif pause > 0:
-                vm.state = TIW  # between bursts, still in the dispatch list
-                yield m.env.timeout(burst * pause)
-
-    def _rest(self, seconds: float) -> Generator:
-        """No work for *seconds*: out of the dispatch list if dormant, else on its timer."""
-        m, vm = self.machine, self.vm
-        if self.p["dormant"]:
-            m.drop_from_dispatch_list(vm)
-            yield m.env.timeout(seconds)
-            m.add_to_dispatch_list(vm)
-        else:
-            vm.state = TIW
-            yield m.env.timeout(seconds)
+            if pause > 0:  # till the next burst: dormant, or on its timer in the dispatch list
+                yield from self.wait(burst * pause, self.p["dormant"])

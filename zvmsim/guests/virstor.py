@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
-from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
 from .base import Workload
 from .linux import PAGES_PER_MB, _space
@@ -109,15 +108,8 @@ class Virstor(Workload):
             self.txns += 1
             self.resp_s += m.env.now - start
             think = rnd.expovariate(1.0 / p["think_s"]) if p["think_s"] > 0 else 0.0
-            if think <= 0:
-                continue
-            if dormant:
-                m.drop_from_dispatch_list(vm)
-                yield m.env.timeout(think)
-                m.add_to_dispatch_list(vm)
-            else:
-                vm.state = TIW
-                yield m.env.timeout(think)
+            if think > 0:
+                yield from self.wait(think, dormant)
 
 
 class ApacheServer(Virstor):
