@@ -34,9 +34,7 @@ def _raw(vcpus: int) -> dict:
 
 
 def _run(vcpus: int) -> zvmsim.perfkit.RunData:
-    return zvmsim.perfkit.reduce(
-        Machine(Scenario("vcpu-test", _raw(vcpus)).config(), seed=1).run()
-    )
+    return zvmsim.perfkit.reduce(Machine(Scenario("vcpu-test", _raw(vcpus)).config(), seed=1).run())
 
 
 def test_more_virtual_cpus_cost_cp_time_for_sigps_and_timer_ticks() -> None:

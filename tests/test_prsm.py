@@ -95,7 +95,7 @@ def test_a_capped_partition_stays_within_its_share() -> None:
 
 def test_lpar_report_shows_the_physical_pools_consistent_with_the_partitions() -> None:
     _, frame = _run(1.0)
-    (pu_type, count, busy, ovhd), = frame.attrs["pools"]
+    ((pu_type, count, busy, ovhd),) = frame.attrs["pools"]
     assert (pu_type, count) == ("CP", 2)
     assert busy * count == pytest.approx(frame["pct_busy"].sum(), rel=1e-6)
     assert ovhd * count == pytest.approx(frame["pct_ovhd"].sum(), rel=1e-6)
