@@ -231,3 +231,38 @@ def test_bootstrap_unknown_command_prints_usage() -> None:
         [sys.executable, str(ROOT / "bootstrap.py"), "frobnicate"], capture_output=True, text=True
     )
     assert proc.returncode == 2 and "bootstrap.py lab" in proc.stdout and not proc.stderr
+
+
+# ---- the README and the instructor's guide list every notebook ----
+
+
+def _notebooks() -> list[str]:
+    return sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+
+
+def test_readme_lists_every_notebook() -> None:
+    readme = (ROOT / "README.md").read_text()
+    rows = set(re.findall(r"^\| `(\d\d-[\w-]+)` \|", readme, re.MULTILINE))
+    missing = [nb for nb in _notebooks() if nb not in rows]
+    assert not missing, f"README's notebook table has no row for {missing}"
+    assert rows <= set(_notebooks()), f"README lists notebooks that do not exist: {rows}"
+
+
+def test_instructor_guide_gives_every_notebook_a_class_time() -> None:
+    guide = (ROOT / "docs" / "instructor.md").read_text()
+    times = dict(re.findall(r"^\| (\d\d) [^|]+\| ([^|]+) \|", guide, re.MULTILINE))
+    for nb in _notebooks():
+        number = nb[:2]
+        assert number in times, f"docs/instructor.md has no row for {nb}"
+        assert re.fullmatch(r"\d+(–\d+)? min", times[number].strip()), (nb, times[number])
+    assert "appear in the list once" not in guide
+
+
+def test_the_walkthrough_is_linked_and_its_commands_exist() -> None:
+    readme = (ROOT / "README.md").read_text()
+    walk = (ROOT / "docs" / "walkthrough.md").read_text()
+    assert "docs/walkthrough.md" in readme
+    for command in re.findall(r"python3 bootstrap\.py (\w+)", walk):
+        assert command in {"lab", "app", "test", "setup"}, command
+    for image in re.findall(r"\]\((img/[^)]+)\)", walk):
+        assert (ROOT / "docs" / image).exists(), image
