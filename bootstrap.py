@@ -6,20 +6,24 @@
     python3 bootstrap.py test   [pytest options]        # set up, run the whole test suite
     python3 bootstrap.py setup                          # set up only
 
-Needs only Python 3.11+ and access to PyPI. Everything goes into ``.venv`` in
-this folder; the install is redone only when ``pyproject.toml`` changes. The
-browser tests need Chromium at /usr/bin/chromium; ``test`` installs Debian's
-package when it is missing and it can (as root, with apt-get).
+Needs only Python 3.11+ (with its ``venv`` and ``ensurepip`` modules: Debian
+and Ubuntu ship them as ``python3-venv``) and access to PyPI. Everything goes
+into ``.venv`` in this folder; the install is redone only when
+``pyproject.toml`` changes. Run as root (a container), ``lab`` passes
+``--allow-root`` to JupyterLab. The browser tests need Chromium at
+/usr/bin/chromium; ``test`` installs Debian's package when it is missing and it
+can (as root, with apt-get). A set-up that cannot work stops with one line
+saying why.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
-import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -34,18 +38,60 @@ def say(text: str) -> None:
     print(f"[bootstrap] {text}", flush=True)
 
 
+class SetupError(Exception):
+    """A set-up step that cannot work here; its message is the one line shown."""
+
+
+def fail(text: str) -> None:
+    raise SetupError(text)
+
+
 def run(*args: str | Path) -> None:
-    subprocess.run([str(a) for a in args], check=True, cwd=ROOT)
+    """Run a set-up command; a failure becomes a SetupError naming it."""
+    try:
+        subprocess.run([str(a) for a in args], check=True, cwd=ROOT)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        what = " ".join(Path(str(a)).name if i == 0 else str(a) for i, a in enumerate(args))
+        code = getattr(exc, "returncode", None)
+        fail(f"'{what}' failed" + (f" (exit status {code})" if code is not None else f": {exc}"))
+
+
+def venv_missing() -> str | None:
+    """Why this Python cannot make a virtual environment with pip, or None when it can."""
+    missing = [m for m in ("venv", "ensurepip") if importlib.util.find_spec(m) is None]
+    if not missing:
+        return None
+    return (
+        f"this Python has no {' or '.join(missing)} module, so it cannot create .venv with pip "
+        "(on Debian or Ubuntu: apt-get install python3-venv)"
+    )
+
+
+def create_venv() -> None:
+    """Create .venv with pip in it, or stop with one line saying why it cannot be done."""
+    reason = venv_missing()
+    if reason:
+        fail(reason)
+    import venv
+
+    say(f"creating virtual environment in {VENV}")
+    try:
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        shutil.rmtree(VENV, ignore_errors=True)  # a half-made .venv would be reused next time
+        fail(
+            f"could not create the virtual environment in {VENV} ({exc.__class__.__name__}); "
+            "on Debian or Ubuntu: apt-get install python3-venv"
+        )
+    run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
 
 
 def setup() -> None:
     """Create .venv and install the project with its dev extras, if needed."""
     if sys.version_info < (3, 11):  # noqa: UP036 - the check is for users of older Pythons
-        sys.exit("zvmsim needs Python 3.11 or newer")
+        fail("zvmsim needs Python 3.11 or newer")
     if not PYTHON.exists():
-        say(f"creating virtual environment in {VENV}")
-        venv.EnvBuilder(with_pip=True).create(VENV)
-        run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+        create_venv()
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
@@ -59,12 +105,25 @@ def chromium() -> None:
     """Install Debian's Chromium for the browser tests, when missing and possible."""
     if CHROMIUM.exists() or os.name == "nt":
         return
-    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+    if shutil.which("apt-get") and is_root():
         say("installing Chromium for the browser tests (apt-get install chromium)")
         subprocess.run(["apt-get", "update", "-qq"], check=False)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=True)
+        if subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"]).returncode != 0:
+            say("apt-get install chromium failed: the browser tests will fail without it")
     else:
         say("no Chromium at /usr/bin/chromium: the browser tests will fail until it is installed")
+
+
+def is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def lab_args(rest: list[str]) -> list[str]:
+    """The jupyter lab command line: on notebooks/, with --allow-root when run as root."""
+    args = [str(BIN / "jupyter"), "lab", "notebooks/", *rest]
+    if is_root() and "--allow-root" not in rest:
+        args.append("--allow-root")  # JupyterLab refuses to start as root without it
+    return args
 
 
 def main(argv: list[str]) -> int:
@@ -72,10 +131,14 @@ def main(argv: list[str]) -> int:
     if command not in {"lab", "app", "test", "setup"}:
         print(__doc__)
         return 0 if command in {"help", "-h", "--help"} else 2
-    setup()
+    try:
+        setup()
+    except SetupError as exc:
+        print(f"bootstrap: error: {exc}", file=sys.stderr)
+        return 1
     if command == "lab":
         say("opening JupyterLab on notebooks/ (stop it with Ctrl+C)")
-        args = [str(BIN / "jupyter"), "lab", "notebooks/", *rest]
+        args = lab_args(rest)
         if os.name == "nt":
             return subprocess.call(args, cwd=ROOT)
         os.chdir(ROOT)

@@ -182,3 +182,25 @@ def test_by_time_plot_draws_each_column_and_refuses_what_it_cannot_draw() -> Non
         by_time_plot(run, "FCX108", ["io_rate"])
     with pytest.raises(zvmsim.ZvmsimError, match="no column 'nonsense'"):
         by_time_plot(run, "FCX225", ["nonsense"])
+    assert ax.get_ylim()[0] == 0  # the y axis starts at zero
+
+
+def test_by_time_plot_picks_one_device_or_processor() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import zvmsim
+    from zvmsim.lab import by_time_plot
+
+    run = zvmsim.perfkit.reduce(zvmsim.simulate("fine", duration=120, interval=30))
+    ax = by_time_plot(run, "FCX168", ["resp_ms", "pend_ms"], device="0d10")
+    assert len(ax.lines) == 4 and len(ax.lines[0].get_xdata()) == 4
+    assert "0D10" in ax.get_title() and ax.get_ylim()[0] == 0
+    ax = by_time_plot(run, "FCX144", ["pct_cpu"], cpu="01")
+    assert len(ax.lines[0].get_xdata()) == 4
+    with pytest.raises(zvmsim.ZvmsimError, match="several rows per interval"):
+        by_time_plot(run, "FCX168", ["resp_ms"])
+    with pytest.raises(zvmsim.ZvmsimError, match="no addr 'FFFF'"):
+        by_time_plot(run, "FCX168", ["resp_ms"], device="FFFF")
+    with pytest.raises(zvmsim.ZvmsimError, match="no 'addr' column"):
+        by_time_plot(run, "FCX225", ["pct_busy"], device="0D10")

@@ -79,3 +79,26 @@ def test_in_a_notebook_the_sweep_bar_moves_within_each_run(monkeypatch) -> None:
     assert bars[0].bar.value == 1.0 and "1 run" in bars[0].label.value
     run_data("pav-mdc", duration=10)
     assert len(bars) == 2 and bars[1].bar.bar_style == "success"  # a run alone has its own
+
+
+def test_a_labelled_run_hides_its_setting(monkeypatch) -> None:
+    """The mystery system's bar must not name the scenario it runs."""
+    from zvmsim.lab import mystery
+    from zvmsim.lab import runs as sweep_module
+    from zvmsim.lab.mystery import PROBLEMS
+
+    monkeypatch.setattr(sweep_module, "_in_kernel", lambda: True)
+    bars: list[SweepBar] = []
+    texts: list[str] = []
+
+    def shown(bar: SweepBar) -> SweepBar:
+        bar.label.observe(lambda change: texts.append(change["new"]), names="value")
+        bars.append(bar)
+        return bar
+
+    monkeypatch.setattr(sweep_module, "_shown", shown)
+    m = mystery(9)
+    assert len(bars) == 1 and texts[0] == "mystery system"
+    assert m.run.system.title == "Mystery system"
+    scenario = PROBLEMS[m._answer].scenario
+    assert texts and not any(scenario in t for t in texts)

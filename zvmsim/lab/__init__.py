@@ -37,10 +37,13 @@ from .rawdata import fields_frame, file_summary, records_frame, sets_frame
 from .reorderview import resident_vs_cfw, resident_vs_cfw_plot
 from .runs import run_data, sweep
 from .shareboard import cpu_split, cpu_split_plot, excess_share_dashboard
+from .starter import StarterBoard, starter_dashboard
 from .vmcfsweep import vmcf_sweep, vmcf_sweep_plot
 
 __all__ = [
     "by_time_plot",
+    "StarterBoard",
+    "starter_dashboard",
     "Dashboard",
     "HealthBoard",
     "checklist_text",

@@ -18,9 +18,9 @@ from typing import Any
 import ipywidgets as widgets
 
 from ..api import report as build_report
-from ..api import simulate
 from ..errors import ZvmsimError
-from ..perfkit.reduce import RunData, reduce
+from ..perfkit.reduce import RunData
+from .runs import run_data
 
 __all__ = ["DIAGNOSES", "Mystery", "mystery", "mystery_widget"]
 
@@ -77,7 +77,8 @@ class Mystery:
         self.seed = seed
         self._answer = random.Random(seed).choice(sorted(PROBLEMS))
         problem = PROBLEMS[self._answer]
-        run = reduce(simulate(problem.scenario, dict(problem.knobs), seed=seed))
+        # a progress bar in a notebook, naming no scenario
+        run = run_data(problem.scenario, dict(problem.knobs), seed=seed, label="mystery system")
         hidden = dataclasses.replace(run.system, title=HIDDEN_TITLE, sysid=HIDDEN_SYSID)
         self.run: RunData = dataclasses.replace(run, system=hidden)
 

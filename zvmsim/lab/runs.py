@@ -95,12 +95,14 @@ def run_data(
     seed: int = 1,
     duration: float | None = None,
     progress: bool = True,
+    label: str | None = None,
 ) -> RunData:
     """Simulate *scenario* with *knobs* and reduce its records, with a progress bar.
 
     The same data as ``reduce(simulate(scenario, knobs, seed=..., duration=...))``.
     Inside a :func:`sweep` the sweep's bar moves instead; *progress* False
-    shows nothing.
+    shows nothing. *label* replaces the bar's text (the scenario and knobs),
+    for a run whose setting should stay hidden.
     """
     bar = None
     if _ACTIVE:
@@ -108,7 +110,7 @@ def run_data(
     elif progress and _in_kernel():
         bar = _shown(SweepBar(1, ""))
         shown = ", ".join(f"{k}={v}" for k, v in (knobs or {}).items())
-        bar.start(0, f"{scenario} {shown}".strip())
+        bar.start(0, label if label is not None else f"{scenario} {shown}".strip())
         told = bar.step
     else:
         told = None
