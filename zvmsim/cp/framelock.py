@@ -13,10 +13,11 @@ What makes it contended is who else holds it, and for how long:
   reference bits it tests, the pages it steals — tens of milliseconds when
   it must look through gigabytes. Every other processor that needs a frame
   meanwhile *spins* until the scan is done.
-* **z/VM 6.3**: the scan reclaims from the bottom of the global aging list
-  and gives up control periodically; the lock is held only while the
-  reclaimed frames go onto the lists (``steal_us_per_page`` each). Visits
-  work on a user's own frame list, under that user's lock.
+* **z/VM 6.3**: the scan reclaims from the bottom of the global aging list:
+  no reference bits to test, no users' frames to walk while holding it.
+  The lock is held only while the reclaimed frames go onto the lists
+  (``steal_us_per_page`` each); visits work on a user's own frame list,
+  under that user's lock.
 
 A spinning processor runs nothing else: its spin is CP time no user is
 charged for (system time) and takes processor capacity from the guests. At

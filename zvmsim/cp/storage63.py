@@ -143,7 +143,7 @@ class Storage63(Storage):
         self._check(n, contig)
         if self.lock is not None and not self.quiet:
             # the request holds the available-list lock, and the scan it started only
-            # while the frames it reclaimed go onto the lists (it gives up control)
+            # while the frames it reclaimed go onto the lists (visits hold users' locks)
             hold = self.lock.hold_s + self._steal_s * (self.reclaimed - reclaimed)
             self.lock.take(self.env.now, hold)
         kind = 1 if contig else 0
