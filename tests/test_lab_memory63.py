@@ -36,6 +36,18 @@ def test_release_brings_its_storage_and_the_63_reports_go(board) -> None:
     assert "produced for z/VM 6.3 data only" not in board.text
 
 
+def _spin(text: str) -> float:
+    line = next(ln for ln in text.splitlines() if ln.startswith(">>Mean>> RSA2GLCK"))
+    return float(line.split()[5])  # %Spin
+
+
+def test_62_spins_on_the_available_list_lock(board) -> None:
+    assert _spin(board.text) == 0.0  # 6.3 at 48 GB: nothing to scan
+    board.controls["release"].value = "6.2"
+    assert _spin(board.text) > 1.0  # the demand scan holds RSA2GLCK, others spin
+    board.controls["release"].value = "6.3"
+
+
 def test_agelist_and_early_writes_change_the_age_list_log(board) -> None:
     before = board.text
     board.controls["agelist_pct"].value = 5.0

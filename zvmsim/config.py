@@ -172,6 +172,10 @@ class StorageConfig:
     reorder: bool = False
     agelist_pct: float = 2.0  # SET AGELIST: the global aging list's size, % of DPA (z/VM 6.3)
     early_writes: bool = True  # STORAGE AGELIST EARLYWRITES (z/VM 6.3)
+    # the available-list lock (RSA2GLCK) and its spinning (zvmsim.cp.framelock). Off
+    # unless a scenario sets it: the scenarios fitted before it was modelled carry
+    # its cost in their fitted CP constants
+    avail_lock: bool = False
     reserved_sysmax_mb: float = -1.0  # STORAGE RESERVED SYSMAX (-1: no limit)
 
 
@@ -781,6 +785,7 @@ def _storage(body: dict | None) -> StorageConfig | None:
         reorder=t.get("reorder", bool, False),
         agelist_pct=t.get("agelist_pct", float, 2.0),
         early_writes=t.get("early_writes", bool, True),
+        avail_lock=t.get("avail_lock", bool, False),
         reserved_sysmax_mb=t.get("reserved_sysmax_mb", float, -1.0),
     )
     t.done()

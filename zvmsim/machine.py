@@ -22,6 +22,7 @@ from .cp.demandscan63 import DemandScan63
 from .cp.dispatch import Processors, share_weights
 from .cp.excess import ExcessShareDefect
 from .cp.flashcopy import FlashCopy
+from .cp.framelock import FrameLock
 from .cp.io import VolumeIO
 from .cp.limits import LimitHard, limit_weights
 from .cp.mdc import MinidiskCache
@@ -373,7 +374,7 @@ class Machine:
             agelist = AgeList(int(frames * st.agelist_pct / 100.0), st.early_writes, prewrite)
             storage: Storage = Storage63(self.env, agelist=agelist, **common)  # type: ignore[arg-type]
             storage.policy = DemandScan63()
-            return storage
+            return self._with_lock(storage, config)
         storage = Storage(
             self.env,
             migrate_batch=int(st.xstore_mb * 256 * cal.xstore_migrate_pct / 100.0),
@@ -381,6 +382,14 @@ class Machine:
             **common,  # type: ignore[arg-type]
         )
         storage.policy = DemandScan62()
+        return self._with_lock(storage, config)
+
+    def _with_lock(self, storage: Storage, config: SystemConfig) -> Storage:
+        """Give *storage* its available-list lock where the scenario models it."""
+        if config.storage is not None and config.storage.avail_lock:
+            hold_us = config.calibration.path_us["avail_lock_us"]
+            procs = self.processors
+            storage.lock = FrameLock("RSA2GLCK", hold_us, procs.count, procs.run_system)
         return storage
 
     def _page_volumes(self, pg: PagingConfig) -> list[PageVolume]:

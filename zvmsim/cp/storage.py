@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Generator
-from typing import Protocol
+from typing import Any, Protocol
 
 import simpy
 
@@ -97,6 +97,7 @@ class Storage:
         self._reorder_jitter = path_us.get("reorder_jitter", 0.0)
         self._reorder_gap = path_us.get("reorder_cpu_s", 0.0)
         self._reordered: dict[str, float] = {}  # space -> its owner's CPU time at its last reorder
+        self.lock: Any = None  # the available-list lock (zvmsim.cp.framelock), where modelled
 
     def add(self, space: Space) -> Space:
         """Register an address space with the storage manager."""
@@ -107,6 +108,7 @@ class Storage:
 
     def take_frames(self, n: int) -> None:
         """Give *n* frames to a page coming in; replenish first if below low."""
+        scan_s = 0.0
         if self.available - n < self.low and self.policy is not None:
             need = self.high - self.available + n
             self.scans += 1
@@ -115,9 +117,11 @@ class Storage:
             freed = self.policy.replenish(self, need)
             # CP's own time: testing (and resetting) the reference bit of every
             # frame it passes over, plus the work of each frame it takes
-            self.processors.charge_system(
-                self._scan_s * (self.examined - examined) + self._steal_s * freed
-            )
+            scan_s = self._scan_s * (self.examined - examined) + self._steal_s * freed
+            self.processors.charge_system(scan_s)
+        if self.lock is not None and not self.quiet:
+            # the request holds the available-list lock; a scan it started, all along
+            self.lock.take(self.env.now, self.lock.hold_s + scan_s)
         if self.available < n:
             self.times_empty += 1
             raise ZvmsimError(

@@ -139,7 +139,13 @@ class Storage63(Storage):
 
     def take_frames(self, n: int, contig: bool = False) -> None:
         """Give *n* frames to a request; start the demand scan if a threshold is breached."""
+        reclaimed = self.reclaimed
         self._check(n, contig)
+        if self.lock is not None and not self.quiet:
+            # the request holds the available-list lock, and the scan it started only
+            # while the frames it reclaimed go onto the lists (visits hold users' locks)
+            hold = self.lock.hold_s + self._steal_s * (self.reclaimed - reclaimed)
+            self.lock.take(self.env.now, hold)
         kind = 1 if contig else 0
         got = self.lists.take(n, kind, 0 if contig else self.contig_protect)
         self.available -= got

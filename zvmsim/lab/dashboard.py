@@ -282,10 +282,11 @@ def memory63_dashboard(seed: int = 1) -> Dashboard:
     """z/VM 6.3 memory management: release, workload, storage, aging list, early writes.
 
     Shows the system summary (FCX225), the transactions (TXN), the aging list
-    (FCX297), the demand scan (FCX296) and the users' pages (FCX292). Choosing
-    a release also sets the storage it was measured with.
+    (FCX297), the demand scan (FCX296), the users' pages (FCX292) and the
+    available-list lock (FCX265). Choosing a release also sets the storage it
+    was measured with.
     """
-    reports = ["FCX225", "TXN", "FCX297", "FCX296", "FCX292"]
+    reports = ["FCX225", "TXN", "FCX297", "FCX296", "FCX292", "FCX265"]
     return dashboard("memory63", reports, seed=seed, duration=60)  # a shorter window
 
 

@@ -68,6 +68,7 @@ from .stream import MonitorData
 from .tod import to_tod
 
 if TYPE_CHECKING:
+    from ..cp.framelock import FrameLock
     from ..cp.spinlock import SpinLock
     from ..guests.base import Workload
     from ..hardware.prsm import PartitionConfig
@@ -504,6 +505,8 @@ class MonitorCollector:
         self._lpar_records(out, tod, now)
         if m.lock is not None:
             out.append(_lock_record(m.lock, tod))
+        if m.storage is not None and m.storage.lock is not None:
+            out.append(_lock_record(m.storage.lock, tod))
         out.append(self._sxs_record(tod))
         storage = m.storage
         if storage is not None:
@@ -682,7 +685,7 @@ def _lpar_record(
     )
 
 
-def _lock_record(lock: SpinLock, tod: int) -> MRSYTLCK:
+def _lock_record(lock: SpinLock | FrameLock, tod: int) -> MRSYTLCK:
     """A CP spin lock's counters (D0 R23)."""
     return MRSYTLCK(
         tod=tod,
