@@ -55,6 +55,7 @@ from .vmdbk import CFW, CPU, LIM, RUN, Vmdbk
 __all__ = ["Processors", "share_weights"]
 
 AFFINITY_LOOK = 4  # ready entries a free processor looks through for one of its own
+SYSTEM_FLUSH_S = 0.0005  # CP time gathered by charge_system before it is placed
 
 
 class Processors:
@@ -67,7 +68,7 @@ class Processors:
         "busy_s",
         "virtual_s",
         "system_s",
-        "_next_system",
+        "system_debt_s",
         "interrupts",
         "interrupt_s",
         "speed",
@@ -108,8 +109,8 @@ class Processors:
         self.busy_s = [0.0] * count  # placed busy time (user and system)
         self.virtual_s = [0.0] * count
         self.system_s = [0.0] * count
-        self._next_system = 0
-        self.interrupts = 0  # real I/O interrupts fielded: system time, spread evenly
+        self.system_debt_s = 0.0  # CP time charged but not yet placed on a processor
+        self.interrupts = 0  # real I/O interrupts fielded (system time, see field_interrupt)
         self.interrupt_s = interrupt_us / 1e6
         self.speed = [1.0] * count  # share of real time PR/SM dispatches each, for new bursts
         self.susp_s = [0.0] * count  # placed suspended time (PR/SM did not dispatch us)
@@ -380,23 +381,30 @@ class Processors:
         return self.run(self.cp, 0.0, seconds)
 
     def charge_system(self, seconds: float) -> None:
-        """Record CP time no user is charged for (spread over the processors)."""
-        cpu = self._next_system
-        self._next_system = (cpu + 1) % self.count
-        self.busy_s[cpu] += seconds
-        self.system_s[cpu] += seconds
+        """CP work no user is charged for (a demand scan, page-outs, timer interrupts).
+
+        It runs on a processor like any CP work (:meth:`run_system`), so it takes
+        capacity from the guests and no processor is ever more than 100% busy (the
+        utilization law). Small pieces are gathered until there is
+        ``SYSTEM_FLUSH_S`` of it, then placed as one burst ahead of the guests.
+        """
+        self.system_debt_s += seconds
+        if self.system_debt_s >= SYSTEM_FLUSH_S:
+            debt, self.system_debt_s = self.system_debt_s, 0.0
+            self.run_system(debt)
+
+    def field_interrupt(self) -> None:
+        """CP fields a real I/O interrupt: system time on a processor."""
+        self.interrupts += 1
+        self.charge_system(self.interrupt_s)
 
     def busy(self, cpu: int) -> float:
         """Busy seconds of *cpu* that have elapsed (placed work that already ran)."""
-        return self.busy_s[cpu] + self.interrupt_time(cpu) - self.ahead(cpu)
+        return self.busy_s[cpu] - self.ahead(cpu)
 
     def system(self, cpu: int) -> float:
         """System (unchargeable) seconds of *cpu*."""
-        return self.system_s[cpu] + self.interrupt_time(cpu)
-
-    def interrupt_time(self, cpu: int) -> float:
-        """*cpu*'s share of the time spent fielding real I/O interrupts."""
-        return self.interrupt_s * self.interrupts / self.count
+        return self.system_s[cpu]
 
     def _left(self, cpu: int) -> tuple[float, float]:
         """(busy, suspended) seconds placed on *cpu* that have not elapsed yet."""

@@ -198,7 +198,7 @@ class VolumeIO:
         else:
             path.write_bytes += nbytes
         user.pending_cp_s += self._rio_s
-        self.processors.interrupts += 1
+        self.processors.field_interrupt()
         if self._queue:
             self._finish(rdev)
         else:

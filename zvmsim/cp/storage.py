@@ -118,7 +118,8 @@ class Storage:
             # CP's own time: testing (and resetting) the reference bit of every
             # frame it passes over, plus the work of each frame it takes
             scan_s = self._scan_s * (self.examined - examined) + self._steal_s * freed
-            self.processors.charge_system(scan_s)
+            if not self.quiet:  # (the storage history is placed before the clock starts)
+                self.processors.charge_system(scan_s)
         if self.lock is not None and not self.quiet:
             # the request holds the available-list lock; a scan it started, all along
             self.lock.take(self.env.now, self.lock.hold_s + scan_s)
@@ -238,7 +239,8 @@ class Storage:
             batch = 0 if self.quiet else self.migrate_batch
             self._migrate(min(count - room + batch, self.xstore_used))
         self._into_xstore(space, count)
-        self.processors.charge_system(self._pgout_s * count)
+        if not self.quiet:
+            self.processors.charge_system(self._pgout_s * count)
         if pages is not None:
             loc = space.table.loc  # type: ignore[union-attr]
             for i in pages:
