@@ -14,7 +14,11 @@ MEAN = ">>Mean>>"
 
 
 def _raw(
-    storbuf: list[int], quickdsp: bool = False, share: str = "RELATIVE 100", **srm: list[int]
+    storbuf: list[int],
+    quickdsp: bool = False,
+    share: str = "RELATIVE 100",
+    central_mb: int = 1024,
+    **srm: list[int],
 ) -> dict:
     linux = {
         "virtual_mb": 512.0,
@@ -32,7 +36,7 @@ def _raw(
         },
         "monitor": {"sample_interval": 10, "hfs_interval": 0.5},
         "processors": {"count": 2, "type": "IFL"},
-        "storage": {"central_mb": 1024, "xstore_mb": 4096, "low_frames": 200, "high_frames": 600},
+        "storage": {"central_mb": central_mb, "xstore_mb": 4096, "low_frames": 200, "high_frames": 600},
         "channels": {"40": {"type": "FICON"}},
         "paging": {
             "volumes": 4, "model": "3390-9", "control_unit": "paging2008", "chpids": ["40"],
@@ -90,7 +94,9 @@ def test_quickdsp_users_are_never_held_back() -> None:
 
 
 def test_limithard_caps_a_users_processor_time() -> None:
-    run = _run([900, 800, 700], share="ABSOLUTE 2% LIMITHARD")
+    # storage enough for everyone: the processors are not busy paging, so the limit
+    # (not a wait for a processor) is what holds VIP back
+    run = _run([900, 800, 700], share="ABSOLUTE 2% LIMITHARD", central_mb=4096)
     user = zvmsim.report(run, "FCX112").frame.set_index("userid")
     assert user.loc["VIP", "pct_cpu"] <= 2 * 2 * 1.05  # 2% of a 2-processor system
     assert user.loc["LNX1", "pct_cpu"] > 8  # the others are not limited
