@@ -65,6 +65,7 @@ def test_a_busy_sibling_partition_takes_what_vmlnx1_leaves(run_data) -> None:
     assert _lpar(quiet, "VMLNX3", "pct_busy") < 5
     assert _lpar(busy, "VMLNX3", "pct_busy") > 90  # both its logical IFLs, nearly
     # VMLNX1 wants about one IFL, less than the 1.5 its weight (500 of 1000)
-    # guarantees it in the pool of 3: PR/SM gives it all it asks for
-    assert _lpar(busy, "VMLNX1", "pct_susp") < 1.0
+    # guarantees it in the pool of 3: PR/SM gives it nearly all it asks for (only
+    # when its CP work and its guests want both IFLs at once is it held back a little)
+    assert _lpar(busy, "VMLNX1", "pct_susp") < 3.0
     assert abs(_lpar(busy, "VMLNX1", "pct_busy") - _lpar(quiet, "VMLNX1", "pct_busy")) < 3
