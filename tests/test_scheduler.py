@@ -36,7 +36,9 @@ def _raw(
         },
         "monitor": {"sample_interval": 10, "hfs_interval": 0.5},
         "processors": {"count": 2, "type": "IFL"},
-        "storage": {"central_mb": central_mb, "xstore_mb": 4096, "low_frames": 200, "high_frames": 600},
+        "storage": {
+            "central_mb": central_mb, "xstore_mb": 4096, "low_frames": 200, "high_frames": 600,
+        },
         "channels": {"40": {"type": "FICON"}},
         "paging": {
             "volumes": 4, "model": "3390-9", "control_unit": "paging2008", "chpids": ["40"],

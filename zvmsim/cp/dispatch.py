@@ -20,7 +20,10 @@ Time is charged when a burst is placed on a processor; :meth:`ahead` and
 :meth:`unrun` give back the part that has not run yet, so a monitor sample
 taken in the middle of a burst sees only what has elapsed. Processor time is
 charged to the user (TCPU, VCPU); CP work that no user can be charged for is
-system time.
+system time. System time runs on a processor too — a demand scan, page-outs,
+interrupts, a spin on a lock — ahead of the guests (:meth:`run_system`,
+:meth:`charge_system`), so it takes their capacity and no processor is ever
+more than 100% busy (the utilization law).
 
 Under PR/SM a logical processor may get less than a whole physical one:
 :meth:`set_speed` tells the processors what fraction of real time they are
