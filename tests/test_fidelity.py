@@ -34,7 +34,13 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {  # (case, knobs, column) -> wh
         "storage manager (demand scan, reclaims, the available-list lock RSA2GLCK) "
         "has nothing to do and 6.3's system time is nearly nil; the talk's 6.3 run "
         "still showed 4.7% (it most likely still managed some storage pressure). "
-        "The CP time that remains is charged to the users (T/V 1.05)"
+        "The CP time that remains is charged to the users (T/V 1.05). Squeezing it "
+        "does not close the gap: at central_gb=46 (1/8 scale) 6.3 invalidates about "
+        "2,700 pages/s and reclaims 700/s (the order of the talk's FCX290 rates at "
+        "1/8 scale) for 0.1% system time per processor, and ETR is already down "
+        "7%; 4.7% would "
+        "take path lengths 30-50 times the estimates in data/calibration/cp.toml "
+        "(so the real figure likely holds other CP system work too)"
     ),
 }
 
