@@ -18,6 +18,7 @@ from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
 from .streamer import LinuxStreamer
 from .vdisk_format import VdiskFormatter
+from .cmsint import CmsInteractive
 from .virstor import ApacheServer, Virstor
 from .vmcf import VmcfClient, VmcfServer
 from .zosflash import ZosFlashCopy
@@ -28,6 +29,7 @@ __all__ = [
     "ApacheServer",
     "Virstor",
     "CmsCopyfile",
+    "CmsInteractive",
     "CmsLight",
     "Compute",
     "CmsQuery",
@@ -60,6 +62,7 @@ WORKLOADS = {
     "linux_network": LinuxNetwork,
     "vdisk_formatter": VdiskFormatter,
     "cms_query": CmsQuery,
+    "cms_interactive": CmsInteractive,
     "batch_job": BatchJob,
     "linux_db_client": LinuxDbClient,
     "linux_stream": LinuxStreamer,
