@@ -11,6 +11,7 @@ from .base import Idle
 from .batch import BatchJob
 from .cms import CmsCopyfile, CmsLight, CmsQuery
 from .cmsdb import CmsDatabase
+from .cmsint import CmsInteractive
 from .compute import Compute
 from .db_client import LinuxDbClient
 from .linux import LinuxServer, LinuxThrasher
@@ -18,7 +19,6 @@ from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
 from .streamer import LinuxStreamer
 from .vdisk_format import VdiskFormatter
-from .cmsint import CmsInteractive
 from .virstor import ApacheServer, Virstor
 from .vmcf import VmcfClient, VmcfServer
 from .zosflash import ZosFlashCopy
