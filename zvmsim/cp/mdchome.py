@@ -48,7 +48,7 @@ class MdcHome:
         self._pgout_s = storage.path_us["xstore_pgout_us"] / 1e6
         if where == "xstore":  # all of XSTORE is the cache's (RETAIN XSTORE MDC): none for paging
             mdc.capacity = storage.xstore_pages // mdc.unit_blocks
-            storage.xstore_pages -= mdc.capacity * mdc.unit_blocks
+            storage.xstore_pages = 0  # (less than a track left over: unused)
         else:
             storage.mdc_home = self
 
