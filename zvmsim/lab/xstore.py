@@ -28,7 +28,8 @@ SCENARIO = "real-vs-expanded"
 def txn_summary(run: RunData) -> str:
     """The TXN report with only its ``>>All<<`` rows (one per workload)."""
     lines = build_reports(run, "TXN")[0].text.splitlines()
-    return "\n".join(line for line in lines if " " not in line[:9] or ">>All<<" in line)
+    head = next((i for i, line in enumerate(lines) if line.startswith("Workload")), len(lines))
+    return "\n".join(lines[: head + 1] + [line for line in lines[head + 1 :] if ">>All<<" in line])
 
 
 EXTRAS.setdefault("txn_summary", txn_summary)
