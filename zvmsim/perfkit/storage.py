@@ -6,9 +6,9 @@ thresholds, expanded storage and paging slots (used at the end of the
 period), the demand scan's work and the paging rates; and, when the minidisk
 cache's storage is modelled (D0 R14 names where it lives), a minidisk cache
 section: its size in central and in expanded storage, its read hit ratio
-and the frames the arbiter took back from it for the demand scan. AUXLOG gives the page
-slots on CP-owned volumes, and expanded storage, interval by interval; its
-``>>Mean>>`` row averages the interval values over time.
+and the frames the arbiter took back from it for the demand scan. AUXLOG
+gives the page slots on CP-owned volumes, and expanded storage, interval by
+interval; its ``>>Mean>>`` row averages the interval values over time.
 
 A run without modelled storage gives frames with the columns and no rows.
 """
