@@ -35,7 +35,17 @@ MDC_HOMES = ("central", "xstore")
 class MdcHome:
     """The minidisk cache's storage, in central frames or in XSTORE pages."""
 
-    __slots__ = ("where", "storage", "mdc", "bias", "frames", "given_back", "_pgin_s", "_pgout_s")
+    __slots__ = (
+        "where",
+        "storage",
+        "mdc",
+        "bias",
+        "frames",
+        "given_back",
+        "xstore_retained",
+        "_pgin_s",
+        "_pgout_s",
+    )
 
     def __init__(self, where: str, storage: Storage, mdc: MinidiskCache, bias: float) -> None:
         self.where = where
@@ -46,8 +56,10 @@ class MdcHome:
         self.given_back = 0  # frames the arbiter took back for the demand scan (cumulative)
         self._pgin_s = storage.path_us["xstore_pgin_us"] / 1e6
         self._pgout_s = storage.path_us["xstore_pgout_us"] / 1e6
+        self.xstore_retained = 0  # XSTORE pages kept for the cache, out of paging's reach
         if where == "xstore":  # all of XSTORE is the cache's (RETAIN XSTORE MDC): none for paging
             mdc.capacity = storage.xstore_pages // mdc.unit_blocks
+            self.xstore_retained = storage.xstore_pages
             storage.xstore_pages = 0  # (less than a track left over: unused)
         else:
             storage.mdc_home = self
