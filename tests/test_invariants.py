@@ -136,6 +136,7 @@ def test_every_record_type_round_trips(network_data) -> None:
         ("hipersockets", {}),
         ("memory63", {"mondcss": True}),
         ("prsm-overhead", {}),
+        ("real-vs-expanded", {"mdc_home": "xstore", "xstore_mb": 64, "users": 200}),
     )
     for scenario, knobs in cases:
         data = zvmsim.simulate(scenario, knobs, duration=20, interval=10)

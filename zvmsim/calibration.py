@@ -154,6 +154,9 @@ class CpuFamily:
     ext_int_us: float
     switch_us: float = 0.0
     refill_us: float = 0.0
+    # storage path lengths of this family (``[cpu_families.TYPE.paging]``): they
+    # replace cp.toml's [path_lengths] values of the same name for real storage
+    paging_us: dict[str, float] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -394,7 +397,12 @@ def load_calibration() -> Calibration:
             },
             limithard_window_s=float(cp.get("scheduler", {}).get("limithard_window_s", 1.0)),
             cpu_families={
-                str(k): CpuFamily(**{n: float(x) for n, x in v.items() if n != "source"})
+                str(k): CpuFamily(
+                    **{n: float(x) for n, x in v.items() if n not in ("source", "paging")},
+                    paging_us={
+                        n: float(x) for n, x in v.get("paging", {}).items() if n != "source"
+                    },
+                )
                 for k, v in cp.get("cpu_families", {}).items()
             },
             prsm_costs=_prsm_costs(_read("prsm.toml")),

@@ -218,6 +218,8 @@ class CPConfig:
     fixes: dict[str, bool]
     lock_yield: str = "none"  # CP's scheduler spin lock: none (not modelled), diag44, diag9c
     mdc_level: str = "track"  # what MDC caches: "track" or "record" (record-level, VM61045)
+    mdc_home: str = ""  # where MDC's storage is modelled: central, xstore ("": not modelled)
+    mdc_bias: float = 1.0  # SET MDCACHE STORAGE BIAS: the arbiter's weight for MDC in central
 
 
 @dataclass(frozen=True)
@@ -495,10 +497,16 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         fixes={str(k): bool(v) for k, v in cpd.get("fixes", dict, {}).items()},
         lock_yield=cpd.get("lock_yield", str, "none"),
         mdc_level=cpd.get("mdc_level", str, "track"),
+        mdc_home=cpd.get("mdc_home", str, ""),
+        mdc_bias=cpd.get("mdc_bias", float, 1.0),
     )
     cpd.done()
     if cp.lock_yield not in LOCK_YIELDS:
         raise ZvmsimError(f"[cp].lock_yield must be {'/'.join(LOCK_YIELDS)}, not {cp.lock_yield!r}")
+    if cp.mdc_home not in ("", "central", "xstore"):
+        raise ZvmsimError(f"[cp] mdc_home must be 'central' or 'xstore', not '{cp.mdc_home}'")
+    if cp.mdc_bias <= 0:
+        raise ZvmsimError(f"[cp] mdc_bias must be positive, not {cp.mdc_bias:g}")
     if cp.mdc_level not in ("track", "record"):
         raise ZvmsimError(f"[cp] mdc_level must be 'track' or 'record', not '{cp.mdc_level}'")
     cec = _cec(top.get("cec", dict, None), top.get("partitions", dict, None), processors, info)
@@ -776,9 +784,18 @@ def _storage(body: dict | None) -> StorageConfig | None:
     if body is None:
         return None
     t = _Table(body, "[storage]")
+    xstore_mb = t.get("xstore_mb", float, 0.0)
+    total_mb = t.get("total_mb", float, 0.0)  # processor storage: central = total - XSTORE
+    if total_mb and "central_mb" in body:
+        raise ZvmsimError("[storage] takes central_mb or total_mb, not both")
+    if total_mb and not 0 <= xstore_mb < total_mb:
+        raise ZvmsimError(
+            f"xstore_mb must be less than total_mb ({total_mb:g}), not {xstore_mb:g}"
+        )
+    central = total_mb - xstore_mb if total_mb else t.get("central_mb", float)
     cfg = StorageConfig(
-        central_mb=_positive(t.get("central_mb", float), "central_mb"),
-        xstore_mb=t.get("xstore_mb", float, 0.0),
+        central_mb=_positive(central, "central_mb"),
+        xstore_mb=xstore_mb,
         low_frames=t.get("low_frames", int),
         high_frames=t.get("high_frames", int),
         history_s=t.get("history_s", float, 0.0),

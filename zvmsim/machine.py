@@ -26,6 +26,7 @@ from .cp.framelock import FrameLock
 from .cp.io import VolumeIO
 from .cp.limits import LimitHard, limit_weights
 from .cp.mdc import MinidiskCache
+from .cp.mdchome import MdcHome
 from .cp.minidisk import BLOCK_BYTES, Minidisk
 from .cp.paging import PageVolume, PagingDevices
 from .cp.ptrm import PtrmSpaces
@@ -237,6 +238,10 @@ class Machine:
         ]
         if self.storage is not None:
             self._set_reserved(config)
+        self.mdc_home: MdcHome | None = None
+        if config.cp.mdc_home and self.mdc is not None and self.storage is not None:
+            self.mdc_home = MdcHome(config.cp.mdc_home, self.storage, self.mdc, config.cp.mdc_bias)
+            self.mdc.home = self.mdc_home
         self.links: dict[str, int] = {}
         for w in self.workloads:
             for name in w.links:
@@ -252,6 +257,8 @@ class Machine:
             for _ in range(steps):
                 for w in self.workloads:
                     w.history(config.storage.history_s / steps)  # type: ignore[union-attr]
+            if self.mdc_home is not None:  # MDC warmed while the guests were built
+                self.mdc_home.settle()
             self.storage.quiet = False
         self._guest_spaces = {
             s.owner: s for s in (self.storage.spaces if self.storage else []) if s.kind == "guest"
@@ -364,7 +371,7 @@ class Machine:
             processors=self.processors,
             block_pages=cal.block_pages_max,
             read_pages=cal.read_pages_max,
-            path_us=cal.path_us,
+            path_us=self._storage_paths(config),
             rnd=self.streams.stream("storage"),
         )
         if zvm_release(config.system.zvm_level) >= (6, 3):
@@ -391,6 +398,13 @@ class Machine:
             procs = self.processors
             storage.lock = FrameLock("RSA2GLCK", hold_us, procs.count, procs.run_system)
         return storage
+
+    @staticmethod
+    def _storage_paths(config: SystemConfig) -> dict[str, float]:
+        """Path lengths for real storage: the processor family's own, where given."""
+        cal = config.calibration
+        family = cal.cpu_family(config.system.cpu_model)
+        return {**cal.path_us, **family.paging_us} if family is not None else cal.path_us
 
     def _page_volumes(self, pg: PagingConfig) -> list[PageVolume]:
         """One group of PAGE volumes: RDEVs on the group's paths, slots partly in use."""

@@ -199,6 +199,10 @@ TURNS: dict[str, Turn] = {
         "release", "toggle", "2.2", _number(r"^>>Mean>>\s+(\S+)"), "up",
         "VM/ESA 2.2.0 runs VMCF on every processor: the VMCF rate rises",
     ),
+    "14-real-vs-expanded.ipynb": Turn(
+        "xstore_mb", "slider", "128", _number(r"^CMSINT\s+>>All<<\s+\S+\s+(\S+)"), "down",
+        "128 MB of the 512 as XSTORE: users back from a short pause find their pages there",
+    ),
     "15-mdc-record-level.ipynb": Turn(
         "mdc", "toggle", "record", _number(r"^DBJOB\s+>>All<<\s+\S+\s+(\S+)"), "down",
         "record-level MDC keeps the scattered busy records: the database requests get faster",

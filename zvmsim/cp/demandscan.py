@@ -3,7 +3,9 @@
 When the available list runs low, CP visits address spaces in a fixed order
 of friendliness and steals frames until it has what it needs:
 
-* **pass 1** — unreferenced pages of shared spaces (VDISKs: referenced VDISK
+* **pass 1** — when the minidisk cache lives in central storage, first
+  the arbiter's share of its frames (:mod:`zvmsim.cp.mdchome`); then
+  unreferenced pages of shared spaces (VDISKs: referenced VDISK
   pages are passed over and keep their bits, so a VDISK page in use sticks
   until an emergency scan), then dormant users, then eligible-list users (all
   their pages), then dispatch-list users' unreferenced pages down to their
@@ -73,6 +75,10 @@ class DemandScan62:
                 storage.taken_by_pass[pass_no] += taken
                 got += taken
 
+        if storage.mdc_home is not None:  # MDC in central: the arbiter's share first
+            taken = storage.mdc_home.give_back(need)
+            storage.taken_by_pass[0] += taken
+            got += taken
         everything = lambda s: s.resident  # noqa: E731
         visit(0, shared, everything, True, reset_bits=False)
         visit(0, dormant, everything, False)

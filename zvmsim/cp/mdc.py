@@ -31,10 +31,14 @@ every I/O for a cached minidisk ran on the base RDEV.
 from __future__ import annotations
 
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import simpy
 
 from .vmdbk import Vmdbk
+
+if TYPE_CHECKING:
+    from .mdchome import MdcHome
 
 __all__ = ["MinidiskCache"]
 
@@ -64,6 +68,7 @@ class MinidiskCache:
         "lock",
         "lock_s",
         "_held_at",
+        "home",
     )
 
     def __init__(
@@ -100,6 +105,7 @@ class MinidiskCache:
         self.lock: simpy.Event | None = None
         self.lock_s = 0.0  # time the lock was held
         self._held_at = 0.0
+        self.home: MdcHome | None = None  # where its storage lives, when modelled
 
     @property
     def cached_tracks(self) -> int:
@@ -127,6 +133,8 @@ class MinidiskCache:
                 to_stage.append(track)
         if not to_stage:
             self.hits += 1
+            if self.home is not None:
+                self.home.hit(user, blocks)
             return to_stage, waits, None
         self.misses += 1
         done = self.env.event()
@@ -144,6 +152,8 @@ class MinidiskCache:
         while len(lru) > self.capacity:
             lru.popitem(last=False)
         user.pending_cp_s += self._insert_s * len(tracks)
+        if self.home is not None:
+            self.home.inserted(user, len(tracks))
         done.succeed()
 
     def write_lookup(self, user: Vmdbk) -> None:
@@ -176,6 +186,14 @@ class MinidiskCache:
             lru.popitem(last=False)
         return hit
 
+    def shrink(self, units: int) -> int:
+        """Drop up to *units* least recently used units (storage taken back); how many."""
+        lru = self._lru
+        n = min(units, len(lru))
+        for _ in range(n):
+            lru.popitem(last=False)
+        return n
+
     def invalidate(self, keys: range) -> int:
         """Drop the cached units among *keys*; count the lookups; return how many were freed."""
         lru = self._lru
@@ -186,6 +204,8 @@ class MinidiskCache:
         for key in doomed:
             del lru[key]
         freed = len(doomed)
+        if self.home is not None:
+            self.home.settle()
         self.inval_calls += 1
         self.inval_units += len(keys)
         self.inval_freed += freed

@@ -118,21 +118,34 @@ class Scheduler:
     def _fits(self, vm: Vmdbk, klass: int) -> bool:
         return self._blocker(vm, klass) is None
 
-    def _blocker(self, vm: Vmdbk, klass: int) -> str | None:
-        """What keeps *vm* (of class *klass*) out of the dispatch list now, or None."""
+    def _totals(self) -> tuple[list[int], list[int], list[int]]:
+        """The dispatch list now: WSS of Q1-3, Q2-3 and Q3 users, how many of them,
+        and how many of them are loading users."""
         now = self.env.now
-        sums = [0, 0, 0]  # WSS of Q1-3, Q2-3 and Q3 users in the dispatch list
-        users = [0, 0, 0]  # how many of them
-        loading = [0, 0, 0]  # how many of them are loading users
+        totals: tuple[list[int], list[int], list[int]] = ([0, 0, 0], [0, 0, 0], [0, 0, 0])
         for other in self.dispatch:
-            q = self.qclass(other, now)
-            if q >= 1:
-                w = self._wss(other)
-                ld = self.is_loading(other)
-                for level in range(q):
-                    sums[level] += w
-                    users[level] += 1
-                    loading[level] += ld
+            self._count(other, now, totals)
+        return totals
+
+    def _count(self, vm: Vmdbk, now: float, totals: tuple[list[int], ...]) -> None:
+        """Add dispatch-list user *vm* to *totals* (see :meth:`_totals`)."""
+        q = self.qclass(vm, now)
+        if q >= 1:
+            sums, users, loading = totals
+            w = self._wss(vm)
+            ld = self.is_loading(vm)
+            for level in range(q):
+                sums[level] += w
+                users[level] += 1
+                loading[level] += ld
+
+    def _blocker(
+        self, vm: Vmdbk, klass: int, totals: tuple[list[int], ...] | None = None
+    ) -> str | None:
+        """What keeps *vm* (of class *klass*) out of the dispatch list now, or None.
+
+        *totals* are the dispatch list's (:meth:`_totals`), when the caller keeps them."""
+        sums, users, loading = totals if totals is not None else self._totals()
         w = self._wss(vm)
         ld = self.exposures > 0 and self.is_loading(vm)
         srm = self.srm
@@ -196,9 +209,12 @@ class Scheduler:
         """Admit eligible users in order while they fit. A loading user that only
         LDUBUF holds back is passed over; any other misfit stops the admissions."""
         i = 0
+        totals = None  # the dispatch list's, kept up to date as users are admitted
         while i < len(self.eligible):
             vm = self.eligible[i]
-            why = self._blocker(vm, vm.eclass)
+            if totals is None:
+                totals = self._totals()
+            why = self._blocker(vm, vm.eclass, totals)
             if why == "LDUBUF":
                 i += 1
                 continue
@@ -207,6 +223,7 @@ class Scheduler:
             del self.eligible[i]
             vm.elisted = False
             self._enter(vm, vm.eclass)
+            self._count(vm, self.env.now, totals)
             event = self._admitted.pop(vm, None)
             if event is not None:
                 event.succeed()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Generator
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import simpy
 
@@ -26,6 +26,9 @@ from .dispatch import Processors
 from .paging import PagingDevices
 from .spaces import DASD, MOVING, NEW, RES, XST, Space
 from .vmdbk import Vmdbk
+
+if TYPE_CHECKING:
+    from .mdchome import MdcHome
 
 __all__ = ["SEGMENT_PAGES", "ScanPolicy", "Storage"]
 
@@ -75,6 +78,7 @@ class Storage:
         self.path_us = path_us
         self.spaces: list[Space] = []
         self.policy: ScanPolicy | None = None
+        self.mdc_home: MdcHome | None = None  # MDC in central: the arbiter gives frames back
         self.quiet = False  # while building the storage history: page-outs without I/O
         self._blocks: dict[int, tuple[int, list[int]]] = {}  # block id -> (volume, pages)
         self._xstore_age: deque[list] = deque()  # [space, pages] in the order they arrived
@@ -515,15 +519,18 @@ class Storage:
         for volume in [v for v, pages in on.items() if not pages]:
             del on[volume]
 
-    def read_counted(self, user: Vmdbk, space: Space) -> Generator:
-        """Fault one block of a counted space in from DASD; the user waits."""
+    def read_counted(self, user: Vmdbk, space: Space, pages: int = 0) -> Generator:
+        """Fault one block of a counted space in from DASD; the user waits.
+
+        The read brings ``read_pages`` pages, or *pages* when given (a block
+        page-in of a user coming back from dormancy)."""
         pick = self.rnd.random() * space.dasd
         on = space.dasd_on
         for volume in sorted(on):
             pick -= on[volume]
             if pick < 0:
                 break
-        n = min(self.read_pages, on[volume])
+        n = min(pages or self.read_pages, on[volume])
         on[volume] -= n
         if not on[volume]:
             del on[volume]

@@ -11,6 +11,7 @@ from .base import Idle
 from .batch import BatchJob
 from .cms import CmsCopyfile, CmsLight, CmsQuery
 from .cmsdb import CmsDatabase
+from .cmsint import CmsInteractive
 from .compute import Compute
 from .db_client import LinuxDbClient
 from .linux import LinuxServer, LinuxThrasher
@@ -28,6 +29,7 @@ __all__ = [
     "ApacheServer",
     "Virstor",
     "CmsCopyfile",
+    "CmsInteractive",
     "CmsLight",
     "Compute",
     "CmsQuery",
@@ -60,6 +62,7 @@ WORKLOADS = {
     "linux_network": LinuxNetwork,
     "vdisk_formatter": VdiskFormatter,
     "cms_query": CmsQuery,
+    "cms_interactive": CmsInteractive,
     "batch_job": BatchJob,
     "linux_db_client": LinuxDbClient,
     "linux_stream": LinuxStreamer,

@@ -39,6 +39,7 @@ from .runs import run_data, sweep
 from .shareboard import cpu_split, cpu_split_plot, excess_share_dashboard
 from .starter import StarterBoard, starter_dashboard
 from .vmcfsweep import vmcf_sweep, vmcf_sweep_plot
+from .xstore import real_vs_expanded_dashboard, txn_summary, xstore_plot, xstore_sweep
 
 __all__ = [
     "by_time_plot",
@@ -103,4 +104,8 @@ __all__ = [
     "mdc_flashcopy_dashboard",
     "run_data",
     "sweep",
+    "real_vs_expanded_dashboard",
+    "txn_summary",
+    "xstore_sweep",
+    "xstore_plot",
 ]

@@ -59,6 +59,40 @@ def _progress(done: float) -> None:
         bar.value = done
 
 
+def _progress_bar() -> widgets.FloatProgress:
+    """A bar that is shown only while a new setting runs."""
+    return widgets.FloatProgress(
+        value=0.0, min=0.0, max=1.0, description="simulating", layout={"display": "none"}
+    )
+
+
+def _show_run(board: Any, compute: Callable[[], str], shown: str) -> None:
+    """Run *compute* under *board*'s progress bar and show its text below the knobs.
+
+    *board* has ``progress``, ``status`` and ``output`` widgets and ``text`` and
+    ``error`` strings. A bad setting becomes one red line naming the problem
+    (a bug too, rather than a traceback); otherwise *shown* goes on the status line.
+    """
+    board.progress.value = 0.0
+    board.progress.layout.display = ""  # shown while a new setting runs
+    _BAR[:] = [board.progress]
+    try:
+        board.text, board.error = compute(), ""
+    except ZvmsimError as exc:
+        board.text, board.error = "", str(exc)
+    except Exception as exc:  # a bug: say so in one line rather than a traceback
+        board.text = ""
+        board.error = f"internal error: {type(exc).__name__}: {exc}".splitlines()[0]
+    finally:
+        _BAR.clear()
+        board.progress.layout.display = "none"
+    if board.error:
+        board.status.value = f"<span style='color:#b00'>zvmsim: {html.escape(board.error)}</span>"
+    else:
+        board.status.value = f"<code>{html.escape(shown)}</code>"
+    board.output.value = _PRE.format(html.escape(board.text))
+
+
 @lru_cache(maxsize=32)
 def _run(scenario: str, knobs: tuple, seed: int, duration: float | None = None) -> RunData:
     return reduce(simulate(scenario, dict(knobs), seed=seed, duration=duration, progress=_progress))
@@ -129,9 +163,7 @@ class Dashboard:
             name: control_for(knob, start[name]) for name, knob in self.scenario.knobs.items()
         }
         self.status = widgets.HTML()
-        self.progress = widgets.FloatProgress(
-            value=0.0, min=0.0, max=1.0, description="simulating", layout={"display": "none"}
-        )
+        self.progress = _progress_bar()
         self.output = widgets.HTML()
         self._following = False  # while knobs follow another knob's new value
         for name, control in self.controls.items():
@@ -162,27 +194,12 @@ class Dashboard:
 
     def refresh(self) -> None:
         """Re-run the simulation for the current settings and show the reports."""
-        self.progress.value = 0.0
-        self.progress.layout.display = ""  # shown while a new setting runs
-        _BAR[:] = [self.progress]
-        try:
-            chosen = self.scenario.resolve(self.values())
-            self.text = self._view(tuple(sorted(chosen.items())))
-            self.error = ""
-        except ZvmsimError as exc:
-            self.text, self.error = "", str(exc)
-        except Exception as exc:  # a bug: say so in one line rather than a traceback
-            self.text = ""
-            self.error = f"internal error: {type(exc).__name__}: {exc}".splitlines()[0]
-        finally:
-            _BAR.clear()
-            self.progress.layout.display = "none"
+
+        def compute() -> str:
+            return self._view(tuple(sorted(self.scenario.resolve(self.values()).items())))
+
         shown = ", ".join(f"{k}={self.scenario.knobs[k].show(v)}" for k, v in self.values().items())
-        if self.error:
-            self.status.value = f"<span style='color:#b00'>zvmsim: {html.escape(self.error)}</span>"
-        else:
-            self.status.value = f"<code>{html.escape(shown)}</code>"
-        self.output.value = _PRE.format(html.escape(self.text))
+        _show_run(self, compute, shown)
 
     def _changed(self, change: dict, name: str = "") -> None:
         if self._following:

@@ -9,17 +9,15 @@ cache, so coming back to a setting is instant.
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
 import ipywidgets as widgets
 
 from ..api import report as build_report
-from ..errors import ZvmsimError
 from ..perfkit.catalog import REPORTS, find_report
 from ..scenario import load_scenario, scenario_names
 from .controls import control_for
-from .dashboard import _BAR, _PRE, _run
+from .dashboard import _progress_bar, _run, _show_run
 
 __all__ = ["StarterBoard", "starter_dashboard"]
 
@@ -51,9 +49,7 @@ class StarterBoard:
         )
         self.control: widgets.ValueWidget | None = None
         self.status = widgets.HTML()
-        self.progress = widgets.FloatProgress(
-            value=0.0, min=0.0, max=1.0, description="simulating", layout={"display": "none"}
-        )
+        self.progress = _progress_bar()
         self.output = widgets.HTML()
         self.widget = widgets.VBox()
         self.text = ""
@@ -107,28 +103,14 @@ class StarterBoard:
         """Run the chosen setting (or take it from the cache) and show the report."""
         code = self.report_picker.value.split()[0]
         scenario = self.scenario
-        self.progress.value = 0.0
-        self.progress.layout.display = ""
-        _BAR[:] = [self.progress]
-        try:
-            chosen = scenario.resolve(self.values())
-            run = _run(scenario.name, tuple(sorted(chosen.items())), self.seed)
-            self.text, self.error = build_report(run, code).text, ""
-        except ZvmsimError as exc:
-            self.text, self.error = "", str(exc)
-        except Exception as exc:  # a bug: one line rather than a traceback
-            self.text = ""
-            self.error = f"internal error: {type(exc).__name__}: {exc}".splitlines()[0]
-        finally:
-            _BAR.clear()
-            self.progress.layout.display = "none"
+
+        def compute() -> str:
+            chosen = tuple(sorted(scenario.resolve(self.values()).items()))
+            run = _run(scenario.name, chosen, self.seed)
+            return build_report(run, code).text
+
         shown = " ".join(f"--set {k}={scenario.knobs[k].show(v)}" for k, v in self.values().items())
-        command = f"zvmsim report {scenario.name} {code} {shown}".strip()
-        if self.error:
-            self.status.value = f"<span style='color:#b00'>zvmsim: {html.escape(self.error)}</span>"
-        else:
-            self.status.value = f"<code>{html.escape(command)}</code>"
-        self.output.value = _PRE.format(html.escape(self.text))
+        _show_run(self, compute, f"zvmsim report {scenario.name} {code} {shown}".strip())
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict:
         return self.widget._repr_mimebundle_(**kwargs)

@@ -510,12 +510,14 @@ class MonitorCollector:
         out.append(self._sxs_record(tod))
         storage = m.storage
         if storage is not None:
+            # XSTORE retained for MDC is still configured XSTORE (FCX103's total)
+            retained = m.mdc_home.xstore_retained if m.mdc_home is not None else 0
             out.append(
                 MRSYTRSG(
                     tod=tod,
                     frames=storage.frames,
                     available=storage.available,
-                    xstore_pages=storage.xstore_pages,
+                    xstore_pages=storage.xstore_pages + retained,
                     xstore_used=storage.xstore_used,
                     scans=storage.scans,
                     frames_needed=storage.frames_needed,

@@ -2,7 +2,9 @@
 
 One record per sample set with MDC's size now and its cumulative counts
 (lookups, hits, inserts, writes, invalidations), read from
-:class:`zvmsim.cp.mdc.MinidiskCache`.
+:class:`zvmsim.cp.mdc.MinidiskCache`; and, when the scenario models where its
+storage lives (:mod:`zvmsim.cp.mdchome`), central or XSTORE, the XSTORE pages
+it holds and the frames the arbiter gave back.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ __all__ = ["mdc_records"]
 
 def mdc_records(machine: Machine, tod: int) -> list[Record]:
     """The MDC record of this sample set (none when the system has no MDC)."""
-    mdc = machine.mdc
+    mdc, home = machine.mdc, machine.mdc_home
     if mdc is None:
         return []
     return [
@@ -36,5 +38,8 @@ def mdc_records(machine: Machine, tod: int) -> list[Record]:
             inval_calls=mdc.inval_calls,
             inval_units=mdc.inval_units,
             inval_freed=mdc.inval_freed,
+            home=home.where.upper() if home is not None else "",
+            xstore_pages=home.xstore_pages if home is not None else 0,
+            given_back=home.given_back if home is not None else 0,
         )
     ]

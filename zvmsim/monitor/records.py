@@ -911,6 +911,11 @@ class MRSYTXSG(Record):
     inval_calls: int = 0
     inval_units: int = 0
     inval_freed: int = 0
+    # where its storage lives (CENTRAL or XSTORE; blank: not modelled), the XSTORE
+    # pages it holds, and central frames the arbiter took back for the demand scan
+    home: str = field(default="", metadata={"char": 8})
+    xstore_pages: int = _gauge()
+    given_back: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,6 +111,7 @@ class RunData:
     cache_status: dict[str, MRIODCST] = field(default_factory=dict)  # base RDEV -> last status
     link_info: dict[str, MRIODLNK] = field(default_factory=dict)  # link -> last record
     mdc_level: str = ""  # what MDC cached (TRACK or RECORD); empty: the system had no MDC
+    mdc_home: str = ""  # where MDC's storage lived (CENTRAL or XSTORE); empty: not modelled
     segment_info: dict[str, MRSTOSHR] = field(default_factory=dict)  # NSS/DCSS -> last record
 
     @property
@@ -202,7 +203,7 @@ def reduce(data: MonitorData) -> RunData:
     apps: dict[str, str] = {}
     lpars: dict[str, MRSYTCUG] = {}
     cache_status: dict[str, MRIODCST] = {}
-    mdc_level = ""
+    mdc_level = mdc_home = ""
     described: dict[type[Record], dict[str, Record]] = {k: {} for k in _DESCRIBED}
     sets: list[tuple[int, dict]] = []
     current = _empty_set()
@@ -233,7 +234,7 @@ def reduce(data: MonitorData) -> RunData:
             cache_status[rec.rdev] = rec
         elif kind is MRSYTXSG:
             current["mdc"] = rec
-            mdc_level = rec.level
+            mdc_level, mdc_home = rec.level, rec.home
         elif kind in _SAMPLED:
             current[_SAMPLED[kind]][getattr(rec, kind.KEY)] = rec
             if kind is MRSTOASI:
@@ -289,6 +290,7 @@ def reduce(data: MonitorData) -> RunData:
         cache_status=cache_status,
         link_info=described[MRIODLNK],  # type: ignore[arg-type]
         mdc_level=mdc_level,
+        mdc_home=mdc_home,
         segment_info=described[MRSTOSHR],  # type: ignore[arg-type]
     )
 

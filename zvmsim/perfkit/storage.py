@@ -3,9 +3,12 @@
 STORAGE summarises real storage over the run: central frames (total, the
 available list as the high-frequency samples saw it, in use), its
 thresholds, expanded storage and paging slots (used at the end of the
-period), the demand scan's work and the paging rates. AUXLOG gives the page
-slots on CP-owned volumes, and expanded storage, interval by interval; its
-``>>Mean>>`` row averages the interval values over time.
+period), the demand scan's work and the paging rates; and, when the minidisk
+cache's storage is modelled (D0 R14 names where it lives), a minidisk cache
+section: its size in central and in expanded storage, its read hit ratio
+and the frames the arbiter took back from it for the demand scan. AUXLOG
+gives the page slots on CP-owned volumes, and expanded storage, interval by
+interval; its ``>>Mean>>`` row averages the interval values over time.
 
 A run without modelled storage gives frames with the columns and no rows.
 """
@@ -98,7 +101,24 @@ def build_storage(run: RunData, intervals: list[Interval], user: str | None) -> 
     if iv.storage63:  # z/VM 6.3: the aging list and the available lists by type
         row.update(storage63_summary(iv))
         keys += [it.key for _, items in _SECTIONS_63 for it in items]
+    if run.mdc_home:  # the minidisk cache's storage, where the scenario models it
+        row.update(mdc_summary(iv, run.mdc_home))
+        keys += [it.key for it in _MDC_ITEMS]
     return pd.DataFrame([row], columns=keys)
+
+
+def mdc_summary(iv: Interval, home: str) -> dict:
+    """FCX103's minidisk cache section: where it lives, its size there, its hit ratio."""
+    m, secs = iv.mdc, iv.seconds
+    reads = m.get("reads", 0)
+    size_mb = m.get("size_pages", 0) / PAGES_PER_MB
+    return {
+        "mdc_home": "Central" if home == "CENTRAL" else home,
+        "mdc_central_mb": size_mb if home == "CENTRAL" else 0.0,
+        "mdc_xstore_mb": m.get("xstore_pages", 0) / PAGES_PER_MB,
+        "mdc_pct_hits": _pct(m.get("read_hits", 0), reads),
+        "mdc_given_back": m.get("given_back", 0) / secs,
+    }
 
 
 def storage63_summary(iv: Interval) -> dict:
@@ -130,6 +150,8 @@ def _storage_text(frame: pd.DataFrame) -> list[str]:
     if frame.empty:
         return ["No real-storage data in the monitor records."]
     row = frame.iloc[0].to_dict()
+    if "mdc_home" in row:
+        return labelled(row, [*_SECTIONS, ("Minidisk cache:", _MDC_ITEMS)])
     if "agelist_target" not in row:
         return labelled(row, _SECTIONS)
     # z/VM 6.3: no passes, no reorder; the aging list and the lists by request type
@@ -189,6 +211,14 @@ _SECTIONS = [
             Item("dasd_writes", "Page writes to DASD", "r", "/s"),
         ],
     ),
+]
+
+_MDC_ITEMS = [
+    Item("mdc_home", "MDC storage in", "s", ""),
+    Item("mdc_central_mb", "MDC size in central storage (mean)", "1", "MB"),
+    Item("mdc_xstore_mb", "MDC size in expanded storage (mean)", "1", "MB"),
+    Item("mdc_pct_hits", "MDC read hit ratio", "1", "%"),
+    Item("mdc_given_back", "Frames taken from MDC by the arbiter", "r", "/s"),
 ]
 
 _SECTIONS_63 = [

@@ -1,0 +1,83 @@
+"""Storage configured as real vs. expanded: the dashboard, a sweep and its plot.
+
+The dashboard turns the case's knobs (how much of the 512 MB is XSTORE, where
+the minidisk cache lives, how many CMS users) and shows the CMS users'
+response time as the workload measures it (the ``>>All<<`` rows of TXN: one
+row per user would be hundreds of lines), FCX103 STORAGE (paging to XSTORE and
+to DASD, the minidisk cache's section) and the system summary FCX225.
+:func:`xstore_sweep` measures response time over XSTORE sizes for a few user
+counts, with one progress bar.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.pyplot as plt
+
+from ..api import reports as build_reports
+from ..perfkit.reduce import RunData
+from .dashboard import EXTRAS, Dashboard, dashboard
+from .runs import run_data, sweep
+
+__all__ = ["real_vs_expanded_dashboard", "txn_summary", "xstore_plot", "xstore_sweep"]
+
+SCENARIO = "real-vs-expanded"
+
+
+def txn_summary(run: RunData) -> str:
+    """The TXN report with only its ``>>All<<`` rows (one per workload)."""
+    lines = build_reports(run, "TXN")[0].text.splitlines()
+    head = next((i for i, line in enumerate(lines) if line.startswith("Workload")), len(lines))
+    return "\n".join(lines[: head + 1] + [line for line in lines[head + 1 :] if ">>All<<" in line])
+
+
+EXTRAS.setdefault("txn_summary", txn_summary)
+
+
+def real_vs_expanded_dashboard(seed: int = 1) -> Dashboard:
+    """Storage configured as real vs. expanded: XSTORE size, MDC's home, users.
+
+    Shows the CMS users' transaction rate and response time (TXN, all users),
+    FCX103 STORAGE and FCX225 SYSSUMLG over a 40-second window.
+    """
+    return dashboard(
+        SCENARIO, ["FCX103", "FCX225"], extras=("txn_summary",), seed=seed, duration=40
+    )
+
+
+def response_ms(run: RunData) -> float:
+    """The CMS users' mean response time in the run (TXN ``>>All<<``), in ms."""
+    frame = build_reports(run, "TXN")[0].frame
+    return float(frame.loc[frame["userid"] == ">>All<<", "resp_ms"].iloc[0])
+
+
+def xstore_sweep(
+    users: list[int], xstore_mb: list[int], *, seed: int = 1, **knobs: Any
+) -> dict[tuple[int, int], float]:
+    """Response time (ms) for each (users, XSTORE MB), other knobs as given."""
+    settings = {f"{u} users, {x} MB XSTORE": (u, x) for u in users for x in xstore_mb}
+    out = sweep(
+        lambda ux: response_ms(
+            run_data(SCENARIO, {**knobs, "users": ux[0], "xstore_mb": ux[1]}, seed=seed)
+        ),
+        settings,
+        what="setting",
+    )
+    return {settings[label]: value for label, value in out.items()}
+
+
+def xstore_plot(results: dict[tuple[int, int], float]) -> Any:
+    """Response time against XSTORE size, one line per user count."""
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    for u in sorted({u for u, _ in results}):
+        xs = sorted(x for uu, x in results if uu == u)
+        ax.plot(xs, [results[(u, x)] for x in xs], marker="o", label=f"{u} users")
+    ax.set_xlabel("XSTORE configured (MB of 512)")
+    ax.set_ylabel("CMS response time (ms)")
+    ax.set_yscale("log")
+    ax.set_title("Real vs. expanded: response time by XSTORE size")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
