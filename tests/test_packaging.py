@@ -151,6 +151,14 @@ def _bootstrap():
     return module
 
 
+def _bootstrap_venv_in(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """bootstrap.py with its .venv under *tmp_path* (none there yet)."""
+    bs = _bootstrap()
+    monkeypatch.setattr(bs, "VENV", tmp_path / ".venv")
+    monkeypatch.setattr(bs, "PYTHON", tmp_path / ".venv" / "bin" / "python")
+    return bs
+
+
 class _Execd(Exception):
     pass
 
@@ -184,9 +192,7 @@ def test_lab_command_starts_jupyter_lab_on_the_notebooks(monkeypatch: pytest.Mon
 def test_python_without_venv_gives_one_line(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    bs = _bootstrap()
-    monkeypatch.setattr(bs, "VENV", tmp_path / ".venv")
-    monkeypatch.setattr(bs, "PYTHON", tmp_path / ".venv" / "bin" / "python")
+    bs = _bootstrap_venv_in(monkeypatch, tmp_path)
     real = importlib.util.find_spec
     monkeypatch.setattr(
         bs.importlib.util, "find_spec", lambda name: None if name == "ensurepip" else real(name)
@@ -203,9 +209,7 @@ def test_failed_venv_is_removed_and_told_in_one_line(
 ) -> None:
     import venv
 
-    bs = _bootstrap()
-    monkeypatch.setattr(bs, "VENV", tmp_path / ".venv")
-    monkeypatch.setattr(bs, "PYTHON", tmp_path / ".venv" / "bin" / "python")
+    bs = _bootstrap_venv_in(monkeypatch, tmp_path)
 
     def create(self, env_dir: Path) -> None:  # what Debian's venv does without ensurepip
         Path(env_dir, "bin").mkdir(parents=True)
