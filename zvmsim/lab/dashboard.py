@@ -269,7 +269,8 @@ def paging_difficulties_dashboard(seed: int = 1) -> Dashboard:
     Shows the paging volumes' I/O (FCX108), their page areas (FCX109), the
     channels (FCX161) and the system summary with its T/V (FCX225).
     """
-    return dashboard("paging-difficulties", ["FCX108", "FCX109", "FCX161", "FCX225"], seed=seed)
+    reports = ["FCX108", "FCX109", "FCX161", "FCX225"]
+    return dashboard("paging-difficulties", reports, seed=seed, duration=60)  # a shorter window
 
 
 def grinch_dashboard(seed: int = 1) -> Dashboard:
