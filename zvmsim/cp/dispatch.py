@@ -48,7 +48,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import deque
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
 import simpy
@@ -58,7 +58,24 @@ from .vmdbk import CFW, CPU, LIM, RUN, Vmdbk
 __all__ = ["Processors", "share_weights"]
 
 AFFINITY_LOOK = 4  # ready entries a free processor looks through for one of its own
-SYSTEM_FLUSH_S = 0.0005  # CP time gathered by charge_system before it is placed
+SYSTEM_FLUSH_S = 0.0005  # CP time gathered (SystemTime) before it is placed
+
+
+class SystemTime:
+    """Small pieces of CP time (a scan, a page-out, a spin) gathered until there is
+    ``SYSTEM_FLUSH_S`` of it, then placed as one burst by *place(seconds)*."""
+
+    __slots__ = ("place", "debt_s")
+
+    def __init__(self, place: Callable[[float], object]) -> None:
+        self.place = place
+        self.debt_s = 0.0  # CP time charged but not yet placed on a processor
+
+    def add(self, seconds: float) -> None:
+        self.debt_s += seconds
+        if self.debt_s >= SYSTEM_FLUSH_S:
+            debt, self.debt_s = self.debt_s, 0.0
+            self.place(debt)
 
 
 class Processors:
@@ -71,7 +88,7 @@ class Processors:
         "busy_s",
         "virtual_s",
         "system_s",
-        "system_debt_s",
+        "_system_time",
         "interrupts",
         "interrupt_s",
         "speed",
@@ -112,7 +129,7 @@ class Processors:
         self.busy_s = [0.0] * count  # placed busy time (user and system)
         self.virtual_s = [0.0] * count
         self.system_s = [0.0] * count
-        self.system_debt_s = 0.0  # CP time charged but not yet placed on a processor
+        self._system_time = SystemTime(self.run_system)  # charge_system's pieces
         self.interrupts = 0  # real I/O interrupts fielded (system time, see field_interrupt)
         self.interrupt_s = interrupt_us / 1e6
         self.speed = [1.0] * count  # share of real time PR/SM dispatches each, for new bursts
@@ -377,9 +394,10 @@ class Processors:
     def run_system(self, seconds: float) -> simpy.Event:
         """CP work that holds a processor for *seconds* (system time, no user charged).
 
-        Unlike :meth:`charge_system`, the work takes its processor away from
-        the guests while it runs: it queues ahead of them and is sliced like
-        any burst, so long CP work (a page reorder) competes for the processors.
+        The work takes its processor away from the guests while it runs: it
+        queues ahead of them and is sliced like any burst, so long CP work (a
+        page reorder) competes for the processors. :meth:`charge_system`
+        gathers small pieces of CP time and places them through here.
         """
         return self.run(self.cp, 0.0, seconds)
 
@@ -391,10 +409,7 @@ class Processors:
         utilization law). Small pieces are gathered until there is
         ``SYSTEM_FLUSH_S`` of it, then placed as one burst ahead of the guests.
         """
-        self.system_debt_s += seconds
-        if self.system_debt_s >= SYSTEM_FLUSH_S:
-            debt, self.system_debt_s = self.system_debt_s, 0.0
-            self.run_system(debt)
+        self._system_time.add(seconds)
 
     def field_interrupt(self) -> None:
         """CP fields a real I/O interrupt: system time on a processor."""

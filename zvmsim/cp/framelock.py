@@ -34,9 +34,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["FrameLock"]
+from .dispatch import SystemTime
 
-FLUSH_S = 0.0005  # spin time gathered before it is placed on a processor
+__all__ = ["FrameLock"]
 
 
 class FrameLock:
@@ -53,10 +53,9 @@ class FrameLock:
         self.name = name
         self.hold_s = hold_us / 1e6
         self.spinners_max = max(0, processors - 1)
-        self.run_system = run_system
+        self._spins = SystemTime(run_system)  # spin time, placed in bursts
         self.free_at = 0.0
         self._spinning: list[float] = []  # when each processor spinning now gets the lock
-        self._debt = 0.0  # spin time not yet placed on a processor
         self._last = -1.0  # when the last request came (one guest's step)
         self.requests = 0
         self.collisions = 0
@@ -87,9 +86,6 @@ class FrameLock:
                 spin = at - now
                 self._spinning.append(at)
                 self.spin_s += spin
-                self._debt += spin
-                if self._debt >= FLUSH_S:
-                    self.run_system(self._debt)
-                    self._debt = 0.0
+                self._spins.add(spin)
         self.free_at = at + hold
         return spin
