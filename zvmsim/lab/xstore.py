@@ -6,19 +6,19 @@ response time as the workload measures it (the ``>>All<<`` rows of TXN: one
 row per user would be hundreds of lines), FCX103 STORAGE (paging to XSTORE and
 to DASD, the minidisk cache's section) and the system summary FCX225.
 :func:`xstore_sweep` measures response time over XSTORE sizes for a few user
-counts, with one progress bar.
+counts (a :func:`~zvmsim.lab.knobsweep.knob_sweep`, with one progress bar).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import matplotlib.pyplot as plt
+import pandas as pd
 
 from ..api import reports as build_reports
 from ..perfkit.reduce import RunData
 from .dashboard import EXTRAS, Dashboard, dashboard
-from .runs import run_data, sweep
+from .knobsweep import knob_sweep, sweep_plot
 
 __all__ = ["real_vs_expanded_dashboard", "txn_summary", "xstore_plot", "xstore_sweep"]
 
@@ -54,30 +54,24 @@ def response_ms(run: RunData) -> float:
 
 def xstore_sweep(
     users: list[int], xstore_mb: list[int], *, seed: int = 1, **knobs: Any
-) -> dict[tuple[int, int], float]:
-    """Response time (ms) for each (users, XSTORE MB), other knobs as given."""
-    settings = {f"{u} users, {x} MB XSTORE": (u, x) for u in users for x in xstore_mb}
-    out = sweep(
-        lambda ux: response_ms(
-            run_data(SCENARIO, {**knobs, "users": ux[0], "xstore_mb": ux[1]}, seed=seed)
-        ),
-        settings,
-        what="setting",
+) -> pd.DataFrame:
+    """Response time (``resp_ms``) for each XSTORE size, one series per user count
+    (``"600 users"``), other knobs as given: a :func:`knob_sweep` frame."""
+    series = {f"{u} users": {**knobs, "users": u} for u in users}
+    measure = lambda run: {"resp_ms": response_ms(run)}  # noqa: E731
+    return knob_sweep(SCENARIO, "xstore_mb", xstore_mb, measure, series, seed=seed)
+
+
+def xstore_plot(results: pd.DataFrame) -> Any:
+    """Response time against XSTORE size, one line per user count (log scale)."""
+    ax = sweep_plot(
+        results,
+        "xstore_mb",
+        "resp_ms",
+        xlabel="XSTORE configured (MB of 512)",
+        ylabel="CMS response time (ms)",
     )
-    return {settings[label]: value for label, value in out.items()}
-
-
-def xstore_plot(results: dict[tuple[int, int], float]) -> Any:
-    """Response time against XSTORE size, one line per user count."""
-    fig, ax = plt.subplots(figsize=(7, 3.8))
-    for u in sorted({u for u, _ in results}):
-        xs = sorted(x for uu, x in results if uu == u)
-        ax.plot(xs, [results[(u, x)] for x in xs], marker="o", label=f"{u} users")
-    ax.set_xlabel("XSTORE configured (MB of 512)")
-    ax.set_ylabel("CMS response time (ms)")
     ax.set_yscale("log")
     ax.set_title("Real vs. expanded: response time by XSTORE size")
-    ax.legend()
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    return fig
+    ax.figure.tight_layout()
+    return ax.figure
