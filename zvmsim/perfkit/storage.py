@@ -150,13 +150,14 @@ def _storage_text(frame: pd.DataFrame) -> list[str]:
     if frame.empty:
         return ["No real-storage data in the monitor records."]
     row = frame.iloc[0].to_dict()
-    if "mdc_home" in row:
-        return labelled(row, [*_SECTIONS, ("Minidisk cache:", _MDC_ITEMS)])
-    if "agelist_target" not in row:
-        return labelled(row, _SECTIONS)
-    # z/VM 6.3: no passes, no reorder; the aging list and the lists by request type
-    sections = [sec for sec in _SECTIONS if sec[0] != "Available list management:"]
-    return labelled(row, sections[:1] + _SECTIONS_63 + sections[1:])
+    sections = _SECTIONS
+    if "agelist_target" in row:
+        # z/VM 6.3: no passes, no reorder; the aging list and the lists by request type
+        rest = [sec for sec in _SECTIONS if sec[0] != "Available list management:"]
+        sections = rest[:1] + _SECTIONS_63 + rest[1:]
+    if "mdc_home" in row:  # the minidisk cache's storage, after the rest (any release)
+        sections = [*sections, ("Minidisk cache:", _MDC_ITEMS)]
+    return labelled(row, sections)
 
 
 def build_auxlog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
