@@ -42,10 +42,6 @@ class SetupError(Exception):
     """A set-up step that cannot work here; its message is the one line shown."""
 
 
-def fail(text: str) -> None:
-    raise SetupError(text)
-
-
 def run(*args: str | Path) -> None:
     """Run a set-up command; a failure becomes a SetupError naming it."""
     try:
@@ -53,7 +49,8 @@ def run(*args: str | Path) -> None:
     except (OSError, subprocess.CalledProcessError) as exc:
         what = " ".join(Path(str(a)).name if i == 0 else str(a) for i, a in enumerate(args))
         code = getattr(exc, "returncode", None)
-        fail(f"'{what}' failed" + (f" (exit status {code})" if code is not None else f": {exc}"))
+        why = f" (exit status {code})" if code is not None else f": {exc}"
+        raise SetupError(f"'{what}' failed{why}") from exc
 
 
 def venv_missing() -> str | None:
@@ -71,7 +68,7 @@ def create_venv() -> None:
     """Create .venv with pip in it, or stop with one line saying why it cannot be done."""
     reason = venv_missing()
     if reason:
-        fail(reason)
+        raise SetupError(reason)
     import venv
 
     say(f"creating virtual environment in {VENV}")
@@ -79,17 +76,17 @@ def create_venv() -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     except (OSError, subprocess.CalledProcessError) as exc:
         shutil.rmtree(VENV, ignore_errors=True)  # a half-made .venv would be reused next time
-        fail(
+        raise SetupError(
             f"could not create the virtual environment in {VENV} ({exc.__class__.__name__}); "
             "on Debian or Ubuntu: apt-get install python3-venv"
-        )
+        ) from exc
     run(PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
 
 
 def setup() -> None:
     """Create .venv and install the project with its dev extras, if needed."""
     if sys.version_info < (3, 11):  # noqa: UP036 - the check is for users of older Pythons
-        fail("zvmsim needs Python 3.11 or newer")
+        raise SetupError("zvmsim needs Python 3.11 or newer")
     if not PYTHON.exists():
         create_venv()
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
