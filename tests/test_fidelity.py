@@ -30,17 +30,17 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {  # (case, knobs, column) -> wh
         "'before' workload on the new configuration, about 29% busy"
     ),
     ("memory63", "workload=sweet-spot;release=6.3", "pct_sys"): (
-        "the scaled Sweet Spot fits in 48 GB on z/VM 6.3: nothing is paged, so the "
-        "storage manager (demand scan, reclaims, the available-list lock RSA2GLCK) "
-        "has nothing to do and 6.3's system time is nearly nil; the talk's 6.3 run "
-        "still showed 4.7% (it most likely still managed some storage pressure). "
-        "The CP time that remains is charged to the users (T/V 1.05). Squeezing it "
-        "does not close the gap: at central_gb=46 (1/8 scale) 6.3 invalidates about "
-        "2,700 pages/s and reclaims 700/s (the order of the talk's FCX290 rates at "
-        "1/8 scale) for 0.1% system time per processor, and ETR is already down "
-        "7%; 4.7% would "
-        "take path lengths 30-50 times the estimates in data/calibration/cp.toml "
-        "(so the real figure likely holds other CP system work too)"
+        "no mechanism the talk documents reaches 4.7%: its FCX143 example from its "
+        "384 GB 6.3 system (2013/10/15 09:28, aging list 7787M = 2% of DPA) shows "
+        "981 DASD page reads and 603 writes a second, 198 at "
+        "our 1/8 scale, and 4.7% of four processors over 198 pages/s would be about "
+        "950 us of CP time per page moved (z/VM's paging path is tens of us). The "
+        "scaled Sweet Spot fits in 48 GB and pages nothing (system time about 0); "
+        "made bigger until 6.3 pages over 2,000 pages/s (11 times the talk's rate) it "
+        "shows 0.2%, and 6.3's demand scan at central_gb=46 invalidates 2,700 pages/s "
+        "for 0.1%. The rest of the talk's 4.7% is CP system work it does not describe "
+        "(dispatcher, scheduler and other locks on the full-size machine); putting it "
+        "in would mean copying the figure into a constant"
     ),
 }
 
