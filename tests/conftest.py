@@ -7,6 +7,7 @@ from functools import cache
 import pytest
 
 import zvmsim
+from zvmsim.cli import main
 from zvmsim.perfkit import RunData, reduce
 
 
@@ -65,3 +66,12 @@ def network_data():
     from zvmsim.scenario import Scenario
 
     return Machine(Scenario("net-test", network_raw()).config(), seed=1).run()
+
+
+def cli_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """Run the CLI on *argv*: it must refuse with exit 2 and one line on stderr,
+    ``zvmsim: error: ...`` (no traceback); that line is returned."""
+    code = main(list(argv))
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith("zvmsim: error: "), err
+    return err.strip()

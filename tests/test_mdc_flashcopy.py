@@ -15,10 +15,10 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from conftest import cli_error
 
 import zvmsim
 from zvmsim.calibration import load_calibration
-from zvmsim.cli import main
 from zvmsim.lab import mdc_flashcopy_dashboard
 from zvmsim.perfkit import RunData, reduce
 
@@ -133,9 +133,7 @@ def test_same_seed_same_reports() -> None:
     ],
 )
 def test_bad_knob_values_give_one_line(args: list[str], capsys) -> None:
-    assert main(["report", SCENARIO, "FCX225", *args]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("zvmsim: error:")
+    cli_error(capsys, "report", SCENARIO, "FCX225", *args)
 
 
 def test_dashboard_turns_the_mitigation() -> None:

@@ -15,9 +15,9 @@ import copy
 from functools import cache
 
 import pytest
+from conftest import cli_error
 
 import zvmsim
-from zvmsim.cli import main
 from zvmsim.errors import ZvmsimError
 from zvmsim.lab import knob_sweep, mdc_record_level_dashboard
 from zvmsim.machine import Machine
@@ -139,9 +139,7 @@ def test_same_seed_same_reports() -> None:
     ],
 )
 def test_bad_knob_values_give_one_line(args: list[str], capsys) -> None:
-    assert main(["report", SCENARIO, "TXN", *args]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("zvmsim: error:")
+    cli_error(capsys, "report", SCENARIO, "TXN", *args)
 
 
 def test_a_file_bigger_than_its_minidisk_is_refused() -> None:

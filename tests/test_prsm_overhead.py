@@ -11,6 +11,7 @@ import copy
 import random
 
 import pytest
+from conftest import cli_error
 
 import zvmsim
 from zvmsim.calibration import load_calibration
@@ -100,9 +101,7 @@ def test_knobs_have_help_and_bad_values_are_one_line(capsys) -> None:
     for name in ("logical_pus", "other_logical", "physical_pus", "lock_yield", "demand_ifls"):
         assert scen.knobs[name].help
     for knob, value in (("lock_yield", "diag45"), ("logical_pus", "0"), ("demand_ifls", "-1")):
-        code = main(["report", "prsm-overhead", "FCX126", "--set", f"{knob}={value}"])
-        err = capsys.readouterr().err
-        assert code == 2 and err.startswith("zvmsim: error: ") and err.count("\n") == 1
+        cli_error(capsys, "report", "prsm-overhead", "FCX126", "--set", f"{knob}={value}")
 
 
 def test_impossible_configurations_are_one_line_errors() -> None:

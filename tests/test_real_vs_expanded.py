@@ -15,9 +15,9 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from conftest import cli_error
 
 import zvmsim
-from zvmsim.cli import main
 from zvmsim.lab import real_vs_expanded_dashboard, txn_summary
 from zvmsim.machine import Machine
 from zvmsim.perfkit import RunData, reduce
@@ -144,9 +144,7 @@ def test_mdc_record_round_trips_with_its_home() -> None:
     ],
 )
 def test_bad_knob_values_give_one_line(args: list[str], capsys) -> None:
-    assert main(["report", SCENARIO, "FCX103", *args]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("zvmsim: error:")
+    cli_error(capsys, "report", SCENARIO, "FCX103", *args)
 
 
 def test_txn_summary_keeps_only_the_all_rows() -> None:

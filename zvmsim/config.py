@@ -789,9 +789,7 @@ def _storage(body: dict | None) -> StorageConfig | None:
     if total_mb and "central_mb" in body:
         raise ZvmsimError("[storage] takes central_mb or total_mb, not both")
     if total_mb and not 0 <= xstore_mb < total_mb:
-        raise ZvmsimError(
-            f"xstore_mb must be less than total_mb ({total_mb:g}), not {xstore_mb:g}"
-        )
+        raise ZvmsimError(f"xstore_mb must be less than total_mb ({total_mb:g}), not {xstore_mb:g}")
     central = total_mb - xstore_mb if total_mb else t.get("central_mb", float)
     cfg = StorageConfig(
         central_mb=_positive(central, "central_mb"),
