@@ -139,9 +139,11 @@ class Prsm:
         self.processors = processors
         self.overhead_per_busy = overhead_per_busy
         self.own = next(p for p in cec.partitions if p.own)
-        # physical time each logical PU was dispatched, and PR/SM's overhead for it
+        # physical time each logical PU was dispatched (the partitions z/VM is not in)
         self.dispatched_s = {p.name: [0.0] * p.logical for p in cec.partitions}
-        self.overhead_s = {p.name: [0.0] * p.logical for p in cec.partitions}
+        # what sampled_overhead saw last, by partition and PU type: (time, busy,
+        # overhead, sampled overhead), each of the last three by logical PU
+        self._sampled: dict[tuple[str, str], tuple[float, list, list, list]] = {}
         self._tick = cec.tick_ms / 1000.0
         self._last = 0.0
         self._own_busy = [0.0] * processors.count
@@ -278,6 +280,29 @@ class Prsm:
         cost = self.dispatch_s(part.pu_type)
         counts = self.dispatches(part, busy)
         return [b * self.overhead_per_busy + n * cost for b, n in zip(busy, counts, strict=True)]
+
+    def sampled_overhead(self, part: PartitionConfig, now: float) -> list[float]:
+        """PR/SM's time for each logical PU of *part* by *now*, as a monitor sample sees it.
+
+        PR/SM manages a logical PU between its dispatches: on the physical PU,
+        while the logical one is not running (it went into a wait, or PR/SM took
+        the physical PU for another). So between two samples its time for a
+        logical PU fits in the time that PU was not dispatched, and a logical PU
+        dispatched the whole time cost PR/SM nothing meanwhile: dispatched time
+        plus overhead never exceeds the time elapsed (FCX126 %Busy at most 100).
+        Called with *now* never going back (the monitor's samples).
+        """
+        busy, raw = self.logical_busy(part, now), self.overhead(part, now)
+        zeros = [0.0] * len(busy)
+        key = (part.name, part.pu_type)
+        then, busy0, raw0, sampled = self._sampled.get(key, (0.0, zeros, zeros, zeros))
+        span = now - then
+        sampled = [
+            s + min(r - r0, max(0.0, span - (b - b0)))
+            for s, r, r0, b, b0 in zip(sampled, raw, raw0, busy, busy0, strict=True)
+        ]
+        self._sampled[key] = (now, busy, raw, sampled)
+        return sampled
 
     def dispatch_s(self, pu_type: str) -> float:
         """PR/SM's time for one dispatch of a logical PU in the shared *pu_type* pool:
