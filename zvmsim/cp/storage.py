@@ -233,6 +233,27 @@ class Storage:
         else:
             age.append([space, count])
 
+    def _oldest_xstore(self, count: int) -> tuple[Space, int] | None:
+        """The space with the oldest pages in XSTORE and how many of them (at most
+        *count*) can go; None if XSTORE holds no pages."""
+        age = self._xstore_age
+        while age:
+            space, pages = age[0]
+            take = min(count, pages, space.xstor)
+            if take > 0:
+                return space, take
+            age.popleft()
+        return None
+
+    def _leave_xstore(self, count: int) -> None:
+        """*count* of the oldest XSTORE pages (``_oldest_xstore``'s) leave it."""
+        chunk = self._xstore_age[0]
+        chunk[1] -= count
+        if chunk[1] <= 0:
+            self._xstore_age.popleft()
+        chunk[0].xstor -= count
+        self.xstore_used -= count
+
     def _page_out(self, space: Space, count: int, pages: list[int] | None) -> None:
         if self.xstore_pages == 0:
             self._write_blocks(space, count, pages)
@@ -256,26 +277,17 @@ class Storage:
         A page cannot go from expanded storage to DASD directly: CP brings it
         into a central frame first (a page-in, CP's own time), then writes it.
         """
-        age = self._xstore_age
         while count > 0:
-            if not age:
+            oldest = self._oldest_xstore(count)
+            if oldest is None:
                 raise ZvmsimError("XSTORE accounting lost track of its pages")
-            chunk = age[0]
-            victim = chunk[0]
-            take = min(count, chunk[1], victim.xstor)
-            if take <= 0:
-                age.popleft()
-                continue
+            victim, take = oldest
             pages = None
             if victim.table is not None:
                 pages = victim.table.take_xstor(take)
                 take = len(pages)
-            chunk[1] -= take
-            if chunk[1] <= 0:
-                age.popleft()
-            victim.xstor -= take
+            self._leave_xstore(take)
             victim.x_to_ds += take
-            self.xstore_used -= take
             self.migrated += take
             if not self.quiet:
                 self.processors.charge_system(self._pgin_s * take)

@@ -268,20 +268,13 @@ class Storage63(Storage):
 
     def _drop_xstore(self, count: int) -> None:
         """Forget the *count* oldest XSTORE copies: those pages are on DASD."""
-        age = self._xstore_age
-        while count > 0 and age:
-            chunk = age[0]
-            victim = chunk[0]
-            take = min(count, chunk[1], victim.xstor)
-            if take <= 0:
-                age.popleft()
-                continue
-            chunk[1] -= take
-            if chunk[1] <= 0:
-                age.popleft()
-            victim.xstor -= take
+        while count > 0:
+            oldest = self._oldest_xstore(count)
+            if oldest is None:
+                return
+            victim, take = oldest
+            self._leave_xstore(take)
             victim.dasd += take
-            self.xstore_used -= take
             count -= take
 
     def _write(self, space: Space, count: int, clean_slotted: int) -> None:
