@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import zvmsim
@@ -106,13 +108,12 @@ def test_lpar_report_shows_the_physical_pools_consistent_with_the_partitions() -
 def test_prsm_time_for_a_logical_pu_falls_between_its_dispatches() -> None:
     """A logical PU dispatched a whole interval leaves PR/SM no time for it then:
     its %Busy (dispatched + %Ovhd) stays at 100, where a part-busy one pays its share."""
-    prsm = Prsm.__new__(Prsm)  # only the sampling: logical_busy and overhead stand in
+    prsm = Prsm.__new__(Prsm)  # only the sampling: overhead stands in
     prsm._sampled = {}
-    part = type("Part", (), {"name": "VM1", "pu_type": "IFL"})()
+    part: Any = type("Part", (), {"name": "VM1", "pu_type": "IFL"})()
     busy = {10.0: [5.0, 10.0], 20.0: [10.0, 20.0]}  # PU 0 half busy, PU 1 saturated
-    prsm.logical_busy = lambda _part, now: busy[now]  # type: ignore[method-assign]
-    prsm.overhead = lambda _part, now: [b * 0.004 for b in busy[now]]  # type: ignore[method-assign]
-    assert prsm.sampled_overhead(part, 10.0) == pytest.approx([0.02, 0.0])  # type: ignore[arg-type]
-    assert prsm.sampled_overhead(part, 20.0) == pytest.approx([0.04, 0.0])  # type: ignore[arg-type]
-    again = prsm.sampled_overhead(part, 20.0)  # type: ignore[arg-type]
+    prsm.overhead = lambda _part, _now, b: [x * 0.004 for x in b]  # type: ignore[method-assign]
+    assert prsm.sampled_overhead(part, 10.0, busy[10.0]) == pytest.approx([0.02, 0.0])
+    assert prsm.sampled_overhead(part, 20.0, busy[20.0]) == pytest.approx([0.04, 0.0])
+    again = prsm.sampled_overhead(part, 20.0, busy[20.0])
     assert again == pytest.approx([0.04, 0.0])  # a second look at the same moment adds nothing

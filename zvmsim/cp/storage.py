@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import simpy
 
@@ -28,6 +28,7 @@ from .spaces import DASD, MOVING, NEW, RES, XST, Space
 from .vmdbk import Vmdbk
 
 if TYPE_CHECKING:
+    from .framelock import FrameLock
     from .mdchome import MdcHome
 
 __all__ = ["SEGMENT_PAGES", "ScanPolicy", "Storage"]
@@ -101,7 +102,9 @@ class Storage:
         self._reorder_jitter = path_us.get("reorder_jitter", 0.0)
         self._reorder_gap = path_us.get("reorder_cpu_s", 0.0)
         self._reordered: dict[str, float] = {}  # space -> its owner's CPU time at its last reorder
-        self.lock: Any = None  # the available-list lock (zvmsim.cp.framelock), where modelled
+        self.lock: FrameLock | None = (
+            None  # the available-list lock (zvmsim.cp.framelock), where modelled
+        )
 
     def add(self, space: Space) -> Space:
         """Register an address space with the storage manager."""

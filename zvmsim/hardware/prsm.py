@@ -268,21 +268,25 @@ class Prsm:
             return [max(0.0, now - part.busy_from_s) * part.busy] * part.logical
         return list(self.dispatched_s[part.name])
 
-    def overhead(self, part: PartitionConfig, now: float) -> list[float]:
+    def overhead(
+        self, part: PartitionConfig, now: float, busy: list[float] | None = None
+    ) -> list[float]:
         """PR/SM's physical time spent managing each logical PU of *part*.
 
         A share of the time it was dispatched (*overhead_per_busy*) and, where the
         CEC models it, PR/SM's time for each dispatch of it (:meth:`dispatch_s`).
         """
-        busy = self.logical_busy(part, now)
+        if busy is None:
+            busy = self.logical_busy(part, now)
         if self.costs is None:
             return [b * self.overhead_per_busy for b in busy]
         cost = self.dispatch_s(part.pu_type)
         counts = self.dispatches(part, busy)
         return [b * self.overhead_per_busy + n * cost for b, n in zip(busy, counts, strict=True)]
 
-    def sampled_overhead(self, part: PartitionConfig, now: float) -> list[float]:
-        """PR/SM's time for each logical PU of *part* by *now*, as a monitor sample sees it.
+    def sampled_overhead(self, part: PartitionConfig, now: float, busy: list[float]) -> list[float]:
+        """PR/SM's time for each logical PU of *part* by *now*, as a monitor sample sees it
+        (*busy*: each one's dispatched seconds by *now*, :meth:`logical_busy`).
 
         PR/SM manages a logical PU between its dispatches: on the physical PU,
         while the logical one is not running (it went into a wait, or PR/SM took
@@ -292,7 +296,7 @@ class Prsm:
         plus overhead never exceeds the time elapsed (FCX126 %Busy at most 100).
         Called with *now* never going back (the monitor's samples).
         """
-        busy, raw = self.logical_busy(part, now), self.overhead(part, now)
+        raw = self.overhead(part, now, busy)
         zeros = [0.0] * len(busy)
         key = (part.name, part.pu_type)
         then, busy0, raw0, sampled = self._sampled.get(key, (0.0, zeros, zeros, zeros))

@@ -295,7 +295,8 @@ class MonitorCollector:
         for part in prsm.cec.partitions:
             logical[part.name] = logical.get(part.name, 0) + part.logical
         for part in prsm.cec.partitions:
-            busy, ovhd = prsm.logical_busy(part, now), prsm.sampled_overhead(part, now)
+            busy = prsm.logical_busy(part, now)
+            ovhd = prsm.sampled_overhead(part, now, busy)
             total = logical[part.name]
             for cpu in range(part.logical):
                 out.append(_lpar_record(part, cpu, tod, busy[cpu], ovhd[cpu], total))
