@@ -75,3 +75,21 @@ def cli_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and err.startswith("zvmsim: error: "), err
     return err.strip()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """After the run: the seed figures' outcomes per role (workload, calibration, prediction)."""
+    counts: dict[str, dict[str, int]] = {}
+    for outcome in ("passed", "failed", "xfailed", "xpassed"):
+        for rep in terminalreporter.stats.get(outcome, []):
+            role = dict(getattr(rep, "user_properties", ())).get("role")
+            if role and getattr(rep, "when", "call") == "call":
+                counts.setdefault(role, {}).setdefault(outcome, 0)
+                counts[role][outcome] += 1
+    if not counts:
+        return
+    terminalreporter.section("seed figures by role (row x seed)")
+    for role, by in sorted(counts.items()):
+        terminalreporter.write_line(
+            f"{role:12s} " + ", ".join(f"{n} {o}" for o, n in sorted(by.items()))
+        )
