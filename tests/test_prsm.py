@@ -95,14 +95,21 @@ def test_a_capped_partition_stays_within_its_share() -> None:
     assert _own_busy(frame) == pytest.approx(100, rel=0.05)  # its weight's share, no more
 
 
-def test_lpar_report_shows_the_physical_pools_consistent_with_the_partitions() -> None:
-    _, frame = _run(1.0)
-    ((pu_type, count, busy, ovhd),) = frame.attrs["pools"]
-    assert (pu_type, count) == ("CP", 2)
+def test_ceclog_adds_up_the_partitions_pool_the_lpar_report_does_not() -> None:
+    """FCX126, like IBM's, gives only the number of physical PUs; CECLOG adds up the pool."""
+    sim, frame = _run(1.0)
+    cec = zvmsim.report(sim.monitor.data, "CECLOG").frame
+    ((_, pu_type, count, logical, busy, busy_pus, ovhd),) = cec[
+        cec["interval_end"] == ">>Mean>>"
+    ].itertuples(index=False)
+    assert (pu_type, count, logical) == ("CP", 2, frame["cpu"].notna().sum())
     assert busy * count == pytest.approx(frame["pct_busy"].sum(), rel=1e-6)
+    assert busy_pus == pytest.approx(busy * count / 100, rel=1e-9)
     assert ovhd * count == pytest.approx(frame["pct_ovhd"].sum(), rel=1e-6)
-    text = zvmsim.report(_run(1.0)[0].monitor.data, "FCX126").text
-    assert "Physical PUs by type" in text and "Nr. of configured partitions:    2" in text
+    text = zvmsim.report(sim.monitor.data, "FCX126").text
+    assert "Nr. of configured partitions:    2" in text
+    assert "Nr. of physical processors  :    2" in text
+    assert "%Busy" in text and "Physical PUs by type" not in text
 
 
 def test_prsm_time_for_a_logical_pu_falls_between_its_dispatches() -> None:

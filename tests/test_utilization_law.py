@@ -76,8 +76,9 @@ def test_nothing_is_more_than_100_percent_busy(case: tuple[str, dict]) -> None:
         lpar = None
     if lpar is not None:  # dispatched time and PR/SM's time for the logical PU
         _at_most_100(lpar["pct_busy"], "FCX126 %Busy of a logical PU")
-        for pu_type, _, busy, _ in lpar.attrs["pools"]:
-            _at_most_100([busy], f"FCX126 %Busy of the {pu_type} pool")
+        cec = zvmsim.report(reduced, "CECLOG").frame
+        for _, pool in cec.iterrows():
+            _at_most_100([pool["pct_busy"]], f"CECLOG %Busy of the {pool['pu_type']} pool")
     try:
         dev = zvmsim.report(reduced, "FCX108").frame
     except ZvmsimError:

@@ -141,11 +141,13 @@ def _observed(row: dict, run: RunData) -> list[float]:
     if row["report"] in ("FCX225", "VMCFLOG"):  # a by-time report: the interval named
         frame = report(run, row["report"]).frame
         return [float(frame[frame["interval_end"] == row["entity"]].iloc[0][row["column"]])]
-    if row["report"] == "FCX126" and row["entity"].endswith(" pool"):
-        # a physical PU pool: busy or PR/SM overhead summed over its PUs (% of one PU)
-        pools = {p[0]: p for p in report(run, "FCX126").frame.attrs["pools"]}
-        _, count, busy, ovhd = pools[row["entity"].split()[0]]
-        return [(ovhd if row["column"].startswith("pct_ovhd") else busy) * count]
+    if row["report"] == "CECLOG":  # "IFL pool": busy or PR/SM overhead summed over its PUs
+        frame = report(run, "CECLOG").frame
+        pool = frame[
+            (frame["interval_end"] == ">>Mean>>") & (frame["pu_type"] == row["entity"].split()[0])
+        ]
+        column = row["column"].split()[0]
+        return [float(pool.iloc[0][column] * pool.iloc[0]["count"])]
     if row["report"] == "FCX126":  # a partition: the mean over its logical PUs
         frame = report(run, "FCX126").frame
         return [float(frame[frame["partition"] == row["entity"]][row["column"]].mean())]

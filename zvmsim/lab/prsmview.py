@@ -5,7 +5,7 @@ guests used and what z/VM's Control Program used (FCX100/FCX144: %EMU and
 the rest of %CPU), and what the PR/SM hypervisor spent managing the
 partition's logical PUs (FCX126 %Ovhd). :func:`cpu_categories` adds them up
 from the reports, in PUs' worth (100 % of one PU = 1.0), with PR/SM's time
-for the whole pool beside it. :func:`overhead_sweep` runs the
+for the whole pool beside it (CECLOG). :func:`overhead_sweep` runs the
 prsm-overhead scenario once per value of a knob and tabulates the same
 figures with the spin lock's, for a plot (:func:`overhead_sweep_plot`).
 """
@@ -34,13 +34,14 @@ def cpu_categories(run: MonitorData | RunData) -> dict[str, float]:
     lpar = report(run, "FCX126").frame
     own_type = str(cpu["pu_type"]) or str(report(run, "FCX100").frame.iloc[1]["pu_type"])
     own = lpar[lpar["pct_susp"].notna()]  # only z/VM's own partition has %Susp
-    pools = {p[0]: p for p in lpar.attrs.get("pools", [])}
-    _, count, _, pool_ovhd = pools.get(own_type, ("", 0, 0.0, 0.0))
+    cec = report(run, "CECLOG").frame
+    pool = cec[(cec["interval_end"] == MEAN) & (cec["pu_type"] == own_type)]
+    pool_pus = float(pool["pct_ovhd"].iloc[0] * pool["count"].iloc[0]) if len(pool) else 0.0
     return {
         "guests": float(cpu["pct_emu"]) / 100.0,
         "cp": float(cpu["pct_cpu"] - cpu["pct_emu"]) / 100.0,
         "prsm": float(own["pct_ovhd"].sum()) / 100.0,
-        "prsm_pool": float(pool_ovhd) * count / 100.0,
+        "prsm_pool": pool_pus / 100.0,
     }
 
 
@@ -107,7 +108,7 @@ def overhead_sweep_plot(frame: pd.DataFrame, title: str = "", ax: Any = None) ->
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 3.2))
     x = frame[knob]
-    ax.plot(x, frame["prsm_pool"], marker="o", label="PR/SM, all partitions (FCX126)")
+    ax.plot(x, frame["prsm_pool"], marker="o", label="PR/SM, all partitions (CECLOG)")
     ax.plot(x, frame["prsm"], marker="s", label="PR/SM, this partition")
     ax.plot(x, frame["cp"], marker="^", label="z/VM CP (FCX100 %CPU - %EMU)")
     ax.set_xlabel(knob)

@@ -1,27 +1,49 @@
 """CECLOG (zvmsim's own) — the CEC View: PU Busy by PU Type, by Time.
 
-Performance Toolkit's FCX126 shows each partition's logical PUs, but not
-how full each pool of physical PUs is: a partition using 28 % of each of its
-four logical CPs looks quiet even when the CPs of all partitions together
-leave nothing spare. This report adds them up — for every monitor interval
-and every PU type, the logical PUs' dispatched time plus PR/SM's overhead
-for them, over the physical PUs of that type (the little Rexx program of
-the HiperSockets case study, as a report). Rows per PU type with a
-``>>Mean>>`` interval first; ``busy_pus`` is the same in engines.
+Performance Toolkit's FCX126 shows each partition's logical PUs and the
+number of physical PUs, but not how full each pool of physical PUs is: a
+partition using 28 % of each of its four logical CPs looks quiet even when
+the CPs of all partitions together leave nothing spare. This report adds
+them up — for every monitor interval and every PU type, the logical PUs'
+dispatched time plus PR/SM's overhead for them, over the physical PUs of
+that type (the little Rexx program of the HiperSockets case study, as a
+report; not an IBM report). Rows per PU type with a ``>>Mean>>`` interval
+first; ``busy_pus`` is the same in engines.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from .lpar import pool_busy
 from .reduce import Interval, RunData, merge
 from .render import Column
 from .report import MEAN, ReportSpec, interval_label
 
-__all__ = ["CECLOG"]
+__all__ = ["CECLOG", "pool_busy"]
 
 COLUMNS = ["interval_end", "pu_type", "count", "logical", "pct_busy", "busy_pus", "pct_ovhd"]
+NAN = float("nan")
+
+
+def pool_busy(run: RunData, iv: Interval) -> list[tuple[str, int, float, float]]:
+    """(PU type, physical PUs, %busy, %overhead) of each pool: the logical PUs'
+    dispatched time plus PR/SM's time for them, over the pool's capacity."""
+    used: dict[str, list[float]] = {}
+    for lpu, c in iv.lpus.items():
+        desc = run.lpars[lpu]
+        if desc.logical:
+            pool = used.setdefault(desc.pu_type, [0.0, 0.0])
+            pool[0] += c["dispatched_us"] + c["overhead_us"]
+            pool[1] += c["overhead_us"]
+    out = []
+    for pu_type, c in sorted(iv.pus.items()):
+        capacity = c["count"] * iv.seconds * 1e6
+        busy, ovhd = used.get(pu_type, [0.0, 0.0])
+        out.append(
+            (pu_type, int(c["count"]), 100 * busy / capacity if capacity else NAN,
+             100 * ovhd / capacity if capacity else NAN)
+        )  # fmt: skip
+    return out
 
 
 def _rows(run: RunData, label: str, iv: Interval) -> list[dict]:
@@ -40,7 +62,7 @@ def _rows(run: RunData, label: str, iv: Interval) -> list[dict]:
             "busy_pus": busy * count / 100.0,
             "pct_ovhd": ovhd,
         }
-        for pu_type, count, busy, ovhd in pool_busy(run, iv, iv.seconds * 1e6)
+        for pu_type, count, busy, ovhd in pool_busy(run, iv)
     ]
 
 

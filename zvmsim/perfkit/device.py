@@ -6,6 +6,12 @@ waited in CP's queue (which lives at the base RDEV); *Req. Qued* is the
 average of the high-frequency samples of that queue; *%Busy* is the share of
 the interval the exposure spent serving I/O. The ``>>All DASD<<`` row is the
 average per device.
+
+zvmsim times every queued I/O, so Resp - Serv = Req. Qued / I/O rate
+(Little's law). A real report need not agree: the PAV and MDC case's base
+showed Req. Qued 2.9 at 564 I/O/s with Resp only 0.2 ms above Serv, most
+likely because CP did not time the queue wait of MDC's own I/Os, which the
+queue samples still counted (see notebook 06).
 """
 
 from __future__ import annotations

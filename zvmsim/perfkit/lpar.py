@@ -6,9 +6,16 @@ it was dispatched on a physical PU (%Busy) and PR/SM's overhead for it
 saw (%VMLd), the time its logical PU was ready but not dispatched (%Susp)
 and the load corrected for that (%LogLd = %VMLd x 100 / (100 - %Susp)).
 %Load is the partition's %Busy summed over its logical PUs, divided by the
-CEC's physical PUs. Above the table, the CEC's physical PUs by type: how
-many, and how busy PR/SM kept each pool (the partitions' dispatch time and
-PR/SM's overhead for them, over the pool's capacity).
+CEC's physical PUs. Above the table, as in Perfkit, the number of
+configured partitions and of physical PUs (all types together); below it
+the overall physical load.
+
+Like IBM's report, it does not say how full each pool of physical PUs is:
+the logical PUs of a type have to be added up for that, interval by
+interval — zvmsim's own CECLOG does it. (Perfkit's footer also has a
+"General LPAR mgmt overhead" line, PR/SM's time charged to no logical PU;
+zvmsim's PR/SM charges all its time to logical PUs, so the line is left
+out.)
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from .reduce import Interval, RunData
 from .render import Column, table
 from .report import ReportSpec
 
-__all__ = ["FCX126", "pool_busy"]
+__all__ = ["FCX126"]
 
 COLUMNS = [
     "partition", "number", "logical", "weight", "capped", "pct_load",
@@ -69,28 +76,8 @@ def build_lpar(run: RunData, intervals: list[Interval], user: str | None) -> pd.
     frame = pd.DataFrame(rows, columns=COLUMNS)
     frame["partition"] = frame["partition"].replace("", pd.NA).ffill().fillna("")
     frame.attrs["partitions"] = len(by_part)
-    frame.attrs["pools"] = pool_busy(run, iv, elapsed)
+    frame.attrs["physical"] = int(sum(c["count"] for c in iv.pus.values()))
     return frame
-
-
-def pool_busy(run: RunData, iv: Interval, elapsed: float) -> list[tuple[str, int, float, float]]:
-    """(PU type, physical count, %busy, %overhead) of each physical PU pool."""
-    used: dict[str, list[float]] = {}
-    for lpu, c in iv.lpus.items():
-        desc = run.lpars[lpu]
-        if desc.logical:
-            pool = used.setdefault(desc.pu_type, [0.0, 0.0])
-            pool[0] += c["dispatched_us"] + c["overhead_us"]
-            pool[1] += c["overhead_us"]
-    out = []
-    for pu_type, c in sorted(iv.pus.items()):
-        capacity = c["count"] * elapsed
-        busy, ovhd = used.get(pu_type, [0.0, 0.0])
-        out.append(
-            (pu_type, int(c["count"]), 100 * busy / capacity if capacity else NAN,
-             100 * ovhd / capacity if capacity else NAN)
-        )  # fmt: skip
-    return out
 
 
 _COLUMNS = [
@@ -111,19 +98,16 @@ _COLUMNS = [
 
 
 def _text(frame: pd.DataFrame) -> list[str]:
-    """The partition table, then PR/SM's totals, laid out like Perfkit's."""
+    """The partition counts, the partition table, the overall load: Perfkit's layout."""
     shown = frame.copy()
     repeat = shown["partition"].eq(shown["partition"].shift())
     for col in ("partition", "number", "logical", "weight", "capped", "pct_load"):
         shown[col] = shown[col].astype(object).where(~repeat, "")
-    lines = [f"Nr. of configured partitions: {frame.attrs.get('partitions', 0):4d}", ""]
-    pools = frame.attrs.get("pools", [])
-    if pools:
-        lines.append("Physical PUs by type   Count   %Busy   %Ovhd")
-        for pu_type, count, busy, ovhd in pools:
-            lines.append(f"{pu_type:<20} {count:7d} {busy:7.1f} {ovhd:7.1f}")
-        lines.append(f"{'Total':<20} {sum(p[1] for p in pools):7d}")
-        lines.append("")
+    lines = [
+        f"Nr. of configured partitions: {frame.attrs.get('partitions', 0):4d}",
+        f"Nr. of physical processors  : {frame.attrs.get('physical', 0):4d}",
+        "",
+    ]
     lines += table(shown, _COLUMNS, "")
     load = frame["pct_load"].sum()  # each partition's busy over the physical PUs
     lines += ["", f"Overall physical load  {load:8.1f} %"]
