@@ -198,7 +198,6 @@ class Calibration:
     path_us: dict[str, float]
     block_pages_max: int
     read_pages_max: int
-    xstore_migrate_pct: float = 0.0  # XSTORE CP frees in one migration, beyond what it needs
     prsm_overhead: float = 0.0  # PR/SM time per second a logical PU is dispatched
     prsm_dispatch_ms: float = 12.5  # PR/SM's dispatch interval on a contended pool
     vswitch: VSwitchModel = VSwitchModel()
@@ -226,7 +225,7 @@ class Calibration:
         """The constants for a z/VM release: before 5.3, the ``*_52`` values replace the others.
 
         z/VM 5.3 reworked real-storage management (for up to 256 GB), so CP
-        path lengths of the demand scan and XSTORE migration are per release.
+        path lengths of the demand scan are per release.
         """
         if not self.before_53 or zvm_release(zvm_level) >= (5, 3):
             return self
@@ -234,7 +233,6 @@ class Calibration:
         return dataclasses.replace(
             self,
             path_us={k: old.get(k, v) for k, v in self.path_us.items()},
-            xstore_migrate_pct=old.get("xstore_migrate_pct", self.xstore_migrate_pct),
         )
 
 
@@ -369,7 +367,6 @@ def load_calibration() -> Calibration:
             },
             block_pages_max=int(cp["paging"]["block_pages_max"]),
             read_pages_max=int(cp["paging"]["read_pages_max"]),
-            xstore_migrate_pct=float(cp["paging"].get("xstore_migrate_pct", 0.0)),
             prsm_overhead=float(cp["prsm"]["overhead_per_busy"]),
             prsm_dispatch_ms=float(cp["prsm"]["dispatch_interval_ms"]),
             page_alloc_free=float(cp["paging"].get("page_alloc_free", 0.0)),

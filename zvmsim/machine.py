@@ -384,7 +384,6 @@ class Machine:
             return self._with_lock(storage, config)
         storage = Storage(
             self.env,
-            migrate_batch=int(st.xstore_mb * 256 * cal.xstore_migrate_pct / 100.0),
             reorder_rnd=self.streams.stream("reorder") if st.reorder else None,
             **common,  # type: ignore[arg-type]
         )

@@ -3,8 +3,9 @@
 CP keeps a list of available frames. When a page fault or first touch takes
 it below the *low* threshold, the demand scan (:mod:`zvmsim.cp.demandscan`)
 steals frames until the list is back at *high*. A stolen page goes to
-expanded storage (XSTORE) while there is room; when XSTORE is full its
-oldest pages migrate to paging DASD, written in blocks. A guest touching a
+expanded storage (XSTORE) while there is room; when a page-out finds XSTORE
+full, CP migrates as many of its oldest pages to paging DASD as the page-out
+needs room for, in whole paging blocks. A guest touching a
 page that is not resident gets it back synchronously from XSTORE (CP time,
 no wait) or waits in page wait while CP reads its block from DASD.
 
@@ -58,7 +59,6 @@ class Storage:
         read_pages: int,
         path_us: dict[str, float],
         rnd: random.Random,
-        migrate_batch: int = 0,
         reorder_rnd: random.Random | None = None,
     ) -> None:
         if not 0 < low < high < frames:
@@ -74,7 +74,6 @@ class Storage:
         self.processors = processors
         self.block_pages = block_pages  # most pages CP writes in one paging block
         self.read_pages = read_pages  # most pages one page-fault read brings back
-        self.migrate_batch = migrate_batch  # XSTORE pages freed in one migration beyond the need
         self.rnd = rnd
         self.path_us = path_us
         self.spaces: list[Space] = []
@@ -262,10 +261,8 @@ class Storage:
             self._write_blocks(space, count, pages)
             return
         room = self.xstore_pages - self.xstore_used
-        if room < count:  # XSTORE is full: migrate its oldest pages, a batch at a time
-            # (not while replaying the history, which places pages without timing)
-            batch = 0 if self.quiet else self.migrate_batch
-            self._migrate(min(count - room + batch, self.xstore_used))
+        if room < count:  # XSTORE is full: migrate its oldest pages, what this page-out needs
+            self._migrate(self._migration(count - room))
         self._into_xstore(space, count)
         if not self.quiet:
             self.processors.charge_system(self._pgout_s * count)
@@ -273,6 +270,18 @@ class Storage:
             loc = space.table.loc  # type: ignore[union-attr]
             for i in pages:
                 loc[i] = XST
+
+    def _migration(self, short: int) -> int:
+        """How many XSTORE pages CP migrates when a page-out is *short* of room.
+
+        Migration is paced by the page-outs: it frees what they need, in whole
+        paging blocks (``block_pages``), so its writes arrive at the paging
+        volumes as the demand scan's own would, however large XSTORE is. (While
+        the storage history is placed, exactly what is needed.)
+        """
+        if not self.quiet:
+            short = -(-short // self.block_pages) * self.block_pages
+        return min(short, self.xstore_used)
 
     def _migrate(self, count: int) -> None:
         """Move *count* of the oldest XSTORE pages to DASD.
