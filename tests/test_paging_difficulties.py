@@ -81,3 +81,13 @@ def test_escon_busy_is_the_connect_time_it_carried(knobs: dict) -> None:
     assert others > 0.0
     for c in chans:
         assert c.busy_s <= machine.env.now
+
+
+def test_emptier_3390_9s_give_the_best_time_per_page(run_data) -> None:
+    """Full 3390-3s write small blocks, each I/O's overhead spread over few pages."""
+    cpowned, _ = _paging(run_data(SCENARIO, 1, phase="full-volumes"))
+    small = cpowned[cpowned["volser"].str.startswith("XXPG")]
+    big = cpowned[cpowned["volser"].str.startswith("CFD0")]
+    assert big["block_size"].min() > 1.5 * small["block_size"].max()
+    assert big["serv_ms"].max() < small["serv_ms"].min()
+    assert big["resp_ms"].max() < small["resp_ms"].min()

@@ -208,6 +208,8 @@ class Calibration:
     # a paging volume with less free space than this share finds room for a new
     # block at its allocation cursor only in proportion (0: always)
     page_alloc_free: float = 0.0
+    # slots around a paging volume's allocation cursor one write I/O can reach (0: any)
+    page_alloc_window: int = 0
     # constants that differ before z/VM 5.3 (cp.toml's ``*_52`` keys): name -> value
     before_53: dict[str, float] = dataclasses.field(default_factory=dict)
     # SET SRM LIMITHARD CONSUMPTION: the most processor time a limited user may save up
@@ -370,6 +372,7 @@ def load_calibration() -> Calibration:
             prsm_overhead=float(cp["prsm"]["overhead_per_busy"]),
             prsm_dispatch_ms=float(cp["prsm"]["dispatch_interval_ms"]),
             page_alloc_free=float(cp["paging"].get("page_alloc_free", 0.0)),
+            page_alloc_window=int(cp["paging"].get("page_alloc_window", 0)),
             vswitch=VSwitchModel(
                 int(net["vswitch"]["mtu_bytes"]),
                 float(net["vswitch"]["cp_us_per_packet"]),

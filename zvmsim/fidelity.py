@@ -136,6 +136,10 @@ def _release_ratio(row: dict, seed: int, run_data) -> list[float]:
 def _observed(row: dict, run: RunData) -> list[float]:
     if row["entity"] == "paging volumes":
         return _paging_volumes(row, run)
+    if row["report"] == "FCX109":  # the paging volumes whose volsers match: each one
+        frame = report(run, "FCX109").frame
+        vols = frame[[fnmatchcase(v, row["entity"]) for v in frame["volser"]]]
+        return [float(v) for v in vols[row["column"]]]
     if row["report"] == "FCX149":  # the monitor profile: one row
         return [float(report(run, "FCX149").frame.iloc[0][row["column"]])]
     if row["report"] in ("FCX225", "VMCFLOG"):  # a by-time report: the interval named

@@ -367,7 +367,9 @@ class Machine:
             xstore_pages=int(st.xstore_mb * 256),
             low=st.low_frames,
             high=st.high_frames,
-            paging=PagingDevices(self.env, volumes, Vmdbk("SYSTEM"), cal.page_alloc_free),
+            paging=PagingDevices(
+                self.env, volumes, Vmdbk("SYSTEM"), cal.page_alloc_free, cal.page_alloc_window
+            ),
             processors=self.processors,
             block_pages=cal.block_pages_max,
             read_pages=cal.read_pages_max,

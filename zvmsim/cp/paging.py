@@ -7,13 +7,22 @@ faults on one of its pages. A 3390 cylinder holds 180 page slots (a 3390-3
 has 3339 cylinders, 601,020 slots; a 3390-9 10017 cylinders, 1,803,060).
 
 CP prefers volumes with free space. It places a block at a volume's
-allocation cursor, which on an emptyish volume always finds free slots; on
-a volume fuller than the calibrated ``alloc_free`` share of free space, the
-freed slots are scattered and the cursor finds room for a block only in
-proportion *p* to the free share left. CP weighs a volume's queued work by
-that: (work + 1) / p, so an idle 3390-3 at 88% (p about 0.24) looks as busy
-as a volume with three blocks queued. Nearly full small volumes therefore
-push the paging onto the few volumes with room, until those queue.
+allocation cursor. To choose the volume, CP's allocator looks at the
+volumes in order of the work they have queued (in rotation among equals)
+and takes the first whose cursor finds room. On an emptyish volume the
+cursor always does; on a volume fuller than the calibrated ``alloc_free``
+share of free space the freed slots are scattered, and a look finds room
+only in proportion *p* to the free share left (an idle 3390-3 at 88% is
+passed over about half the times CP looks at it). Each look and each use
+is counted: FCX109's %Used for Alloc is uses per look.
+
+Where the cursor finds room it finds it in the slots around it: a window
+of ``alloc_window`` slots of which the volume's free share is free. A block
+cannot be written in one I/O to more slots than that, so CP writes it in
+runs: on a nearly full volume, in small I/Os of a few pages each (FCX109's
+Block Page Size, the pages per write I/O), on a volume with room in one.
+Small runs cost a start and a rotation each, so a full volume's time per
+page is worse than an emptier one's, even with no queue.
 """
 
 from __future__ import annotations
@@ -49,11 +58,40 @@ class PageVolume:
     # queued write I/Os: (pages, when queued)
     writes: deque[tuple[int, float]] = field(default_factory=deque)
     writing: bool = False  # a writer process is draining the queue
+    looks: int = 0  # times CP's allocator looked at this volume for a block
+    allocs: int = 0  # ... and placed the block here
+    _room: float = 0.0  # the allocator's share of a look that finds room, carried over
+    _run: float = 0.0  # the cursor's fraction of a free slot, carried to the next run
 
     def room_share(self, alloc_free: float) -> float:
         """How often the allocation cursor finds room for a block here (1: always)."""
         free = 1.0 - self.used / self.slots
         return 1.0 if free >= alloc_free else max(free / alloc_free, 1e-6)
+
+    def look(self, alloc_free: float) -> bool:
+        """CP's allocator looks here for a block: does the cursor find room?
+
+        Deterministic: each look adds the volume's room share to a credit and
+        finds room when the credit reaches one, so a volume with room share
+        *p* is used on a share *p* of the looks, evenly spread.
+        """
+        self.looks += 1
+        self._room += self.room_share(alloc_free) if alloc_free else 1.0
+        if self._room < 1.0:
+            return False
+        self._room -= 1.0
+        self.allocs += 1
+        return True
+
+    def run_pages(self, pages: int, window: int) -> int:
+        """Pages of a block the next write I/O can take: the free slots in the
+        cursor's window (at least one), carrying the fraction to the next run."""
+        if not window:
+            return pages
+        self._run += window * (1.0 - self.used / self.slots)
+        run = max(1, min(pages, int(self._run)))
+        self._run = max(0.0, self._run - run) if run < pages else 0.0
+        return run
 
 
 class PagingDevices:
@@ -65,11 +103,13 @@ class PagingDevices:
         volumes: list[PageVolume],
         system: Vmdbk,
         alloc_free: float = 0.0,
+        alloc_window: int = 0,
     ) -> None:
         self.env = env
         self.volumes = volumes
         self.system = system  # CP's own I/O (page-outs) runs under this VMDBK
         self.alloc_free = alloc_free  # free share below which room gets hard to find
+        self.alloc_window = alloc_window  # slots around the cursor one write can reach (0: any)
         self._turn = 0
 
     @property
@@ -83,28 +123,28 @@ class PagingDevices:
         return sum(v.used for v in self.volumes)
 
     def choose(self, pages: int) -> int:
-        """The volume for a new block: least work in flight, in rotation among equals."""
-        best, best_key = -1, None
+        """The volume for a new block: CP looks at the volumes, least work in
+        flight first (in rotation among equals), and takes the first with room."""
         count = len(self.volumes)
-        alloc_free = self.alloc_free
+        order = []
         for k in range(count):
             i = (self._turn + k) % count
             vol = self.volumes[i]
-            if vol.slots - vol.used < pages:
-                continue
-            key = vol.volume.in_flight + vol.writes_pending  # ties: the next in rotation
-            if alloc_free:
-                share = vol.room_share(alloc_free)
-                if share < 1.0:
-                    key = (key + 1) / share - 1
-            if best_key is None or key < best_key:
-                best, best_key = i, key
-                if key == 0:
-                    break  # an idle volume: nothing can beat it
-        if best < 0:
+            if vol.slots - vol.used >= pages:
+                order.append((vol.volume.in_flight + vol.writes_pending, k, i))
+        if not order:
             raise ZvmsimError(
                 "paging space is full: CP has no PAGE slots left (add paging volumes)"
             )
+        order.sort()
+        alloc_free = self.alloc_free
+        best = -1
+        for _, _, i in order:
+            if self.volumes[i].look(alloc_free):
+                best = i
+                break
+        if best < 0:  # no look found room: the least-loaded volume takes it anyway
+            best = order[0][2]
         self._turn = (best + 1) % count
         self.volumes[best].used += pages
         return best
@@ -120,9 +160,13 @@ class PagingDevices:
         queue and response time (FCX108) start when the write is started.
         """
         vol = self.volumes[index]
-        vol.writes.append((pages, self.env.now))
-        vol.writes_pending += 1
-        vol.volume.held += 1
+        now = self.env.now
+        while pages > 0:  # one write I/O per run of free slots the cursor finds
+            run = vol.run_pages(pages, self.alloc_window)
+            vol.writes.append((run, now))
+            vol.writes_pending += 1
+            vol.volume.held += 1
+            pages -= run
         self._kick(vol)
 
     def _kick(self, vol: PageVolume) -> None:
@@ -131,21 +175,34 @@ class PagingDevices:
             self.env.process(self._writer(vol))
 
     def spread(self, pages: int) -> list[tuple[int, int]]:
-        """Allocate *pages* slots over all volumes in proportion to their free slots.
+        """Allocate *pages* slots over all volumes as CP's allocator would.
 
-        Used while building a storage history, when no I/O is simulated.
+        Used while building a storage history, when no I/O is simulated: no
+        volume is busy, so each gets pages in proportion to how often a look
+        at it finds room (equally, on volumes with room to spare).
         """
         free = [v.slots - v.used for v in self.volumes]
-        total = sum(free)
-        if total < pages:
+        if sum(free) < pages:
             raise ZvmsimError(
                 "paging space is full: CP has no PAGE slots left (add paging volumes)"
             )
+        alloc_free = self.alloc_free
+        weight = [
+            round(1e6 * (v.room_share(alloc_free) if alloc_free else 1.0)) if room else 0
+            for v, room in zip(self.volumes, free, strict=True)
+        ]
+        total = sum(weight)
         out, left = [], pages
         for i, room in enumerate(free):
-            share = min(room, left, -(-pages * room // total))
+            share = min(room, left, -(-pages * weight[i] // total))
             if share > 0:
                 self.volumes[i].used += share
+                out.append((i, share))
+                left -= share
+        for i, vol in enumerate(self.volumes):  # what a volume without room left over
+            share = min(vol.slots - vol.used, left)
+            if share > 0:
+                vol.used += share
                 out.append((i, share))
                 left -= share
         return out

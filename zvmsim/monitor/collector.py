@@ -549,6 +549,8 @@ class MonitorCollector:
                         blocks_written=pv.blocks_written,
                         queue_us=_us(pv.queue_s),
                         hf_queued=self._held_hf.get(pv.volume.base.addr, 0),
+                        alloc_looks=pv.looks,
+                        alloc_uses=pv.allocs,
                     )
                 )
             out.extend(self._storage63_records(tod))

@@ -461,6 +461,8 @@ class MRSTOATC(Record):
     blocks_written: int = 0
     queue_us: int = 0  # time paging requests waited in CP's paging queue for the volume
     hf_queued: int = 0  # paging requests in that queue, summed over high-frequency samples
+    alloc_looks: int = 0  # times CP's page allocator looked at the volume for a block
+    alloc_uses: int = 0  # ... and placed the block there
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,10 @@
 CPOWNED shows each CP-owned paging volume: how full its page area is, the
 pages read and written per second, the I/Os that moved them, how many
 requests were queued (high-frequency samples), the service time per page,
-the response time per page including the queue (CP's MLOAD figure), and the
-average block size — pages per paging I/O. PAGELOG is the system's paging
+the response time per page including the queue (CP's MLOAD figure), the
+average block size — pages per write I/O, CP's blocking factor — and %Used
+for Alloc, the share of the times CP's page allocator looked at the volume
+for a new block that it placed the block there. PAGELOG is the system's paging
 by interval: DASD reads and writes, and expanded-storage traffic.
 """
 
@@ -46,10 +48,20 @@ def build_cpowned(run: RunData, intervals: list[Interval], user: str | None) -> 
                 "resp_ms": (busy_us + d.get("queue_us", 0) + p.get("queue_us", 0)) / pages / 1000.0
                 if pages
                 else 0.0,
-                "block_size": pages / (p["blocks_read"] + p["blocks_written"]) if pages else 0.0,
+                # CP's blocking factor: pages per write I/O (per read I/O on a
+                # volume written to not at all)
+                "block_size": _per_io(p["pages_written"], p["blocks_written"])
+                or _per_io(p["pages_read"], p["blocks_read"]),
+                "pct_alloc": 100.0 * p.get("alloc_uses", 0) / p["alloc_looks"]
+                if p.get("alloc_looks")
+                else 0.0,
             }
         )
     return pd.DataFrame(rows, columns=[c.key for c in FCX109.columns] + ["slots"])
+
+
+def _per_io(pages: int, ios: int) -> float:
+    return pages / ios if ios else 0.0
 
 
 def paging_rates(iv: Interval) -> dict:
@@ -95,7 +107,7 @@ FCX109 = ReportSpec(
     title="Load and Performance of CP Owned Disks",
     build=build_cpowned,
     aliases=("CPOWNED", "DEVICE CPOWNED"),
-    groups="<-- Device Descr. ->     Used <--- Rate/s --->  SSCH+ Queue  Serv  MLOAD Block",
+    groups="<-- Device Descr. ->     Used <--- Rate/s --->  SSCH+ Queue  Serv  MLOAD Block %Used",
     columns=[
         Column("addr", ("", "Addr"), 4, "s", left=True),
         Column("volser", ("Volume", "Serial"), 6, "s", left=True),
@@ -108,6 +120,7 @@ FCX109 = ReportSpec(
         Column("serv_ms", ("Time", "/Page"), 5, "1"),
         Column("resp_ms", ("Resp", "Time"), 6, "1"),
         Column("block_size", ("Page", "Size"), 5, "i"),
+        Column("pct_alloc", ("for", "Alloc"), 5, "i"),
     ],
 )
 
