@@ -717,7 +717,12 @@ def _cec(
             kind = entry.pu_type
             if kind not in pus:
                 raise ZvmsimError(f"partition {name}: the CEC has no {kind} PUs")
-            if not 0 <= entry.logical <= pus[kind] or entry.weight < 1:
+            if entry.logical > pus[kind]:  # PR/SM: no more logical PUs than physical ones
+                raise ZvmsimError(
+                    f"partition {name} has {entry.logical} logical {kind}s, more than the "
+                    f"CEC's {pus[kind]} physical {kind}s (PR/SM allows no more)"
+                )
+            if entry.logical < 0 or entry.weight < 1:
                 raise ZvmsimError(
                     f"partition {name}: needs 0..{pus[kind]} logical {kind}s and a weight >= 1"
                 )

@@ -102,12 +102,19 @@ class PagingDevices:
                 if key == 0:
                     break  # an idle volume: nothing can beat it
         if best < 0:
-            raise ZvmsimError(
-                "paging space is full: CP has no PAGE slots left (add paging volumes)"
-            )
+            raise self._full()
         self._turn = (best + 1) % count
         self.volumes[best].used += pages
         return best
+
+    def _full(self) -> ZvmsimError:
+        """The one line for a paging space with no room left (the run cannot go on)."""
+        gb = self.slots * PAGE_BYTES / 2**30
+        return ZvmsimError(
+            f"paging space is full: the {len(self.volumes)} paging volumes' "
+            f"{self.slots:,} page slots ({gb:.1f} GB) are all in use, where z/VM "
+            "would abend (PGT004); add paging volumes or storage"
+        )
 
     def queue_write(self, index: int, pages: int) -> None:
         """Queue a write of a block just placed by :meth:`choose`.
@@ -138,9 +145,7 @@ class PagingDevices:
         free = [v.slots - v.used for v in self.volumes]
         total = sum(free)
         if total < pages:
-            raise ZvmsimError(
-                "paging space is full: CP has no PAGE slots left (add paging volumes)"
-            )
+            raise self._full()
         out, left = [], pages
         for i, room in enumerate(free):
             share = min(room, left, -(-pages * room // total))
