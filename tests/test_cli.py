@@ -9,8 +9,11 @@ import subprocess
 import sys
 
 import pytest
+from conftest import cli_error
 
+import zvmsim
 from zvmsim.cli import main
+from zvmsim.errors import ZvmsimError
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -129,6 +132,48 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, fragment) -> None:
     assert code == 2
     assert err.count("\n") == 1 and err.startswith("zvmsim: error: ")
     assert fragment in err
+
+
+WINDOW = [  # each refused before anything is simulated
+    (["--interval", "0.00001"], "--interval must be 1 to 3600 seconds"),
+    (["--interval", "3601"], "--interval must be 1 to 3600 seconds"),
+    (["--interval", "0"], "--interval must be 1 to 3600 seconds"),
+    (["--duration", "1e9"], "--duration must be more than 0 and at most 14400 seconds"),
+    (["--duration", "0"], "--duration must be more than 0"),
+    (["--duration", "inf"], "--duration must be more than 0"),
+    (["--duration", "14400", "--interval", "1"], "14400 monitor intervals; at most 1440"),
+]
+
+
+@pytest.mark.parametrize("extra,fragment", WINDOW, ids=[" ".join(a) for a, _ in WINDOW])
+def test_duration_and_interval_have_bounds(capsys, tmp_path, extra, fragment) -> None:
+    assert fragment in cli_error(capsys, "report", "pav-mdc", "FCX225", *extra)
+    out = str(tmp_path / "x.mon")
+    assert fragment in cli_error(capsys, "monwrite", "pav-mdc", "-o", out, *extra)
+    assert not (tmp_path / "x.mon").exists()
+
+
+def test_the_bounds_are_in_the_help_and_the_python_api(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "at most 14400 s (4 hours)" in text and "1 to 3600 s, at most 1440 in a run" in text
+    for kw, fragment in [
+        ({"duration": 1e9}, "duration must be more than 0 and at most 14400"),
+        ({"interval": 1e-5}, "sample interval must be 1 to 3600"),
+        ({"duration": float("nan")}, "duration must be more than 0"),
+    ]:
+        with pytest.raises(ZvmsimError, match=fragment):
+            zvmsim.simulate("pav-mdc", **kw)
+
+
+def test_report_from_a_file_refuses_any_duration(capsys, tmp_path) -> None:
+    path = tmp_path / "pav.mon"
+    assert main(["monwrite", "pav-mdc", "-o", str(path), "--duration", "10"]) == 0
+    capsys.readouterr()
+    for extra in (["--duration", "0"], ["--interval", "0"], ["--duration", "10"]):
+        err = cli_error(capsys, "report", "--from", str(path), "FCX225", *extra)
+        assert "--duration and --interval do not apply" in err
 
 
 def test_corrupt_and_missing_monitor_files(capsys, tmp_path) -> None:

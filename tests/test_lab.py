@@ -62,12 +62,12 @@ def test_vm64199_alone_changes_nothing_with_mdc_off(board) -> None:
 
 
 def test_a_refused_setting_shows_one_line_not_a_traceback() -> None:
-    board = dashboard("thrasher", ["FCX109"], knobs={"paging_volumes": 1})
-    board.controls["hfs_interval"].value = 30.0
-    assert board.error == "" or "\n" not in board.error
-    board.scenario.knobs["paging_volumes"]  # the knob exists
-    board.controls["paging_volumes"].value = 1
-    assert "Traceback" not in board.output.value
+    # each knob inside its range, together more logical IFLs than physical: PR/SM refuses
+    board = dashboard("prsm-overhead", ["FCX126"], knobs={"physical_pus": 32, "logical_pus": 40})
+    assert "PR/SM allows no more" in board.error and "\n" not in board.error
+    assert "Traceback" not in board.output.value and "PR/SM" in board.status.value
+    board.controls["logical_pus"].value = 48
+    assert "48 logical IFLs" in board.error and "Traceback" not in board.output.value
 
 
 def test_same_settings_give_the_same_text(board) -> None:

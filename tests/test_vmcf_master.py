@@ -188,7 +188,7 @@ def test_sweep_shows_amdahl_on_the_master() -> None:
     from zvmsim.lab import vmcf_sweep, vmcf_sweep_plot
 
     seen: list[float] = []
-    frame = vmcf_sweep([3, 5], duration=0.5, progress=seen.append)
+    frame = vmcf_sweep([3, 5], duration=1.0, progress=seen.append)  # the shortest interval
     assert seen == [0.25, 0.5, 0.75, 1.0]
     rate = frame.set_index(["release", "processors"])["vmcf_rate"]
     assert rate["2.1", 5] == pytest.approx(rate["2.1", 3], rel=0.2)  # held by the master

@@ -20,6 +20,14 @@ from .monitor.monread import MonwriteError, MonwriteReader
 from .monitor.stream import MonitorData
 from .perfkit import Report, RunData, reduce
 from .scenario import load_scenario, scenario_names
+from .window import (
+    MAX_DURATION_S,
+    MAX_INTERVAL_S,
+    MAX_INTERVALS,
+    MIN_INTERVAL_S,
+    check_duration,
+    check_interval,
+)
 
 __all__ = ["main"]
 
@@ -41,8 +49,19 @@ def _parser() -> argparse.ArgumentParser:
     def run_options(q: argparse.ArgumentParser) -> None:
         q.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE")
         q.add_argument("--seed", type=int, default=1)
-        q.add_argument("--duration", type=float, metavar="SECONDS")
-        q.add_argument("--interval", type=float, metavar="SECONDS")
+        q.add_argument(
+            "--duration",
+            type=float,
+            metavar="SECONDS",
+            help=f"simulated time, at most {MAX_DURATION_S:g} s (4 hours); default: the scenario's",
+        )
+        q.add_argument(
+            "--interval",
+            type=float,
+            metavar="SECONDS",
+            help=f"MONITOR SAMPLE interval, {MIN_INTERVAL_S:g} to {MAX_INTERVAL_S:g} s, "
+            f"at most {MAX_INTERVALS} in a run; default: the scenario's",
+        )
 
     r = sub.add_parser("report", help="simulate a scenario and print reports")
     r.add_argument("names", nargs="+", metavar="SCENARIO REPORT")
@@ -85,10 +104,11 @@ def _knob_values(pairs: list[str]) -> dict[str, str]:
 
 
 def _check_window(args: argparse.Namespace) -> None:
-    for name in ("duration", "interval"):
-        value = getattr(args, name)
-        if value is not None and not (value > 0 and math.isfinite(value)):
-            raise ZvmsimError(f"--{name} must be a positive number of seconds")
+    """--duration and --interval each within bounds (zvmsim.window); the scenario checks both."""
+    if args.duration is not None:
+        check_duration(args.duration, "--duration")
+    if args.interval is not None:
+        check_interval(args.interval, "--interval")
 
 
 def _simulate(args: argparse.Namespace, scenario: str) -> MonitorData:
@@ -127,7 +147,7 @@ def _print_reports(reps: list[Report], fmt: str) -> None:
 def _cmd_report(args: argparse.Namespace) -> None:
     names = list(args.names)
     if args.source:
-        if args.set or args.duration or args.interval:
+        if args.set or args.duration is not None or args.interval is not None:
             raise ZvmsimError(
                 "--from reads saved data: --set, --duration and --interval do not apply"
             )

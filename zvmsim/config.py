@@ -19,6 +19,7 @@ from .cp.scheduler import SrmConfig
 from .errors import ZvmsimError
 from .hardware.prsm import CecConfig, PartitionConfig
 from .monitor.profile import DEFAULT_EVENTS, SAMPLE_DOMAINS, enabled_domains
+from .window import check_window
 from .zos.dbserver import DbServerConfig
 
 __all__ = [
@@ -332,7 +333,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
     title = scen.get("title", str)
     scen.get("description", str, "")
     scen.get("case_study", str, "")
-    duration = _positive(scen.get("duration", float), "duration")
+    duration = scen.get("duration", float)
     warmup = scen.get("warmup", float, 0.0)
     scen.done()
 
@@ -355,17 +356,13 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
 
     mon = _Table(top.get("monitor", dict), "[monitor]")
     monitor = MonitorConfig(
-        sample_interval=_positive(mon.get("sample_interval", float), "sample_interval"),
+        sample_interval=mon.get("sample_interval", float),
         hfs_interval=_positive(mon.get("hfs_interval", float), "hfs_interval"),
         sample_domains=enabled_domains(mon.get("sample", dict, {}), "sample"),
         event_domains=enabled_domains(mon.get("event", dict, {}), "event"),
     )
     mon.done()
-    if monitor.sample_interval > duration:
-        raise ZvmsimError(
-            f"duration {duration:g} s is shorter than one monitor interval "
-            f"({monitor.sample_interval:g} s)"
-        )
+    check_window(duration, monitor.sample_interval)
 
     proc = _Table(top.get("processors", dict), "[processors]")
     processors = ProcessorConfig(count=proc.get("count", int), pu_type=proc.get("type", str))
@@ -720,7 +717,12 @@ def _cec(
             kind = entry.pu_type
             if kind not in pus:
                 raise ZvmsimError(f"partition {name}: the CEC has no {kind} PUs")
-            if not 0 <= entry.logical <= pus[kind] or entry.weight < 1:
+            if entry.logical > pus[kind]:  # PR/SM: no more logical PUs than physical ones
+                raise ZvmsimError(
+                    f"partition {name} has {entry.logical} logical {kind}s, more than the "
+                    f"CEC's {pus[kind]} physical {kind}s (PR/SM allows no more)"
+                )
+            if entry.logical < 0 or entry.weight < 1:
                 raise ZvmsimError(
                     f"partition {name}: needs 0..{pus[kind]} logical {kind}s and a weight >= 1"
                 )

@@ -133,9 +133,7 @@ class PagingDevices:
             if vol.slots - vol.used >= pages:
                 order.append((vol.volume.in_flight + vol.writes_pending, k, i))
         if not order:
-            raise ZvmsimError(
-                "paging space is full: CP has no PAGE slots left (add paging volumes)"
-            )
+            raise self._full()
         order.sort()
         alloc_free = self.alloc_free
         best = -1
@@ -148,6 +146,15 @@ class PagingDevices:
         self._turn = (best + 1) % count
         self.volumes[best].used += pages
         return best
+
+    def _full(self) -> ZvmsimError:
+        """The one line for a paging space with no room left (the run cannot go on)."""
+        gb = self.slots * PAGE_BYTES / 2**30
+        return ZvmsimError(
+            f"paging space is full: the {len(self.volumes)} paging volumes' "
+            f"{self.slots:,} page slots ({gb:.1f} GB) are all in use, where z/VM "
+            "would abend (PGT004); add paging volumes or storage"
+        )
 
     def queue_write(self, index: int, pages: int) -> None:
         """Queue a write of a block just placed by :meth:`choose`.
@@ -183,9 +190,7 @@ class PagingDevices:
         """
         free = [v.slots - v.used for v in self.volumes]
         if sum(free) < pages:
-            raise ZvmsimError(
-                "paging space is full: CP has no PAGE slots left (add paging volumes)"
-            )
+            raise self._full()
         alloc_free = self.alloc_free
         weight = [
             round(1e6 * (v.room_share(alloc_free) if alloc_free else 1.0)) if room else 0
