@@ -12,16 +12,21 @@ from zvmsim.perfkit import RunData, reduce
 
 
 @cache
-def _run(scenario: str, knobs: tuple[tuple[str, object], ...], seed: int) -> RunData:
-    return reduce(zvmsim.simulate(scenario, dict(knobs), seed=seed))
+def _run(
+    scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float | None
+) -> RunData:
+    return reduce(zvmsim.simulate(scenario, dict(knobs), seed=seed, duration=duration))
 
 
 @pytest.fixture(scope="session")
 def run_data():
-    """``run_data(scenario, seed=1, **knobs)`` -> reduced monitor data (cached)."""
+    """``run_data(scenario, seed=1, duration=None, **knobs)`` -> reduced monitor
+    data (cached; *duration* None is the scenario's own)."""
 
-    def get(scenario: str, seed: int = 1, **knobs: object) -> RunData:
-        return _run(scenario, tuple(sorted(knobs.items())), seed)
+    def get(
+        scenario: str, seed: int = 1, duration: float | None = None, **knobs: object
+    ) -> RunData:
+        return _run(scenario, tuple(sorted(knobs.items())), seed, duration)
 
     return get
 
