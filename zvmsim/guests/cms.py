@@ -35,7 +35,7 @@ from ..cp.minidisk import BLOCK_BYTES
 from ..errors import ZvmsimError
 from .base import Workload
 
-__all__ = ["CmsCopyfile", "CmsLight", "CmsQuery", "file_layout"]
+__all__ = ["CmsCopyfile", "CmsLight", "CmsQuery", "file_layout", "hot_layout", "query_place"]
 
 
 def file_layout(blocks: int, mean_blocks: float, fill: float, rnd: Any) -> list[tuple[int, int]]:
@@ -136,6 +136,34 @@ def _hot_tracks(disk: Any, nbytes: float, rnd: Any) -> list[int]:
     return sorted(rnd.sample(range(tracks), count)) if count else []
 
 
+def query_place(
+    places: list[tuple[Any, list[int]]], count: int, hot_share: float, scatter: float, rnd: Any
+) -> tuple[Any, int, int]:
+    """Where a query's next I/O of *count* blocks goes: (minidisk, first block, runs).
+
+    *places* pairs each minidisk with its hot tracks (relative).
+    """
+    disk, hot = places[rnd.randrange(len(places))]
+    bpt = disk.blocks_per_track
+    if hot and rnd.random() < hot_share:  # a hot track, the blocks within it
+        within = rnd.randrange(max(1, bpt - count + 1))
+        block = hot[rnd.randrange(len(hot))] * bpt + within
+    else:
+        block = rnd.randrange(disk.blocks)
+    runs = 1
+    if scatter:
+        runs += sum(rnd.random() < scatter for _ in range(count - 1))
+    return disk, block, runs
+
+
+def hot_layout(machine: Any, disk: Any, hot_mb: float) -> list[int]:
+    """The hot tracks (relative) of *disk*: laid out once per run, the same for every user."""
+    hot_bytes = hot_mb * 2**20
+    return machine.shared_layout(
+        f"hot:{disk.name}:{hot_bytes:g}", lambda rnd, d=disk: _hot_tracks(d, hot_bytes, rnd)
+    )
+
+
 def _warm(disk: Any, tracks: list[int]) -> bool:
     """Put a minidisk's hot tracks (relative) in the minidisk cache before the run."""
     bpt = disk.blocks_per_track
@@ -171,13 +199,7 @@ class CmsQuery(Workload):
         self.txns = 0
         self.resp_s = 0.0
         hot_bytes = self.p["hot_mb"] * 2**20
-        self.hot = [
-            self.machine.shared_layout(
-                f"hot:{disk.name}:{hot_bytes:g}",
-                lambda rnd, d=disk: _hot_tracks(d, hot_bytes, rnd),
-            )
-            for disk in self.disks
-        ]
+        self.hot = [hot_layout(self.machine, disk, self.p["hot_mb"]) for disk in self.disks]
         for disk, tracks in zip(self.disks, self.hot, strict=True):
             cache = disk.volume.cache
             if tracks and cache is not None and cache.caching:
@@ -208,16 +230,7 @@ class CmsQuery(Workload):
             m.add_to_dispatch_list(vm)
             yield m.processors.run(vm, vcpu_s, 0.0)
             for _ in range(ios):
-                disk, hot = places[rnd.randrange(len(places))]
-                bpt = disk.blocks_per_track
-                if hot and rnd.random() < hot_share:  # a hot track, the blocks within it
-                    within = rnd.randrange(max(1, bpt - count + 1))
-                    block = hot[rnd.randrange(len(hot))] * bpt + within
-                else:
-                    block = rnd.randrange(disk.blocks)
-                runs = 1
-                if scatter:
-                    runs += sum(rnd.random() < scatter for _ in range(count - 1))
+                disk, block, runs = query_place(places, count, hot_share, scatter, rnd)
                 yield from disk.io(vm, block, count, rnd.random() < writes, runs)
             m.drop_from_dispatch_list(vm)
             self.txns += 1
