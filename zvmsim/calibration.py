@@ -214,6 +214,8 @@ class Calibration:
     before_53: dict[str, float] = dataclasses.field(default_factory=dict)
     # SET SRM LIMITHARD CONSUMPTION: the most processor time a limited user may save up
     limithard_window_s: float = 1.0
+    # how long CP keeps a user that went idle in the dispatch list (test idle)
+    test_idle_s: float = 0.3
     # processor families whose VMCF paths and switching costs are modelled, by machine type
     cpu_families: dict[str, CpuFamily] = dataclasses.field(default_factory=dict)
 
@@ -396,6 +398,7 @@ def load_calibration() -> Calibration:
                 if k.endswith(_OLD)
             },
             limithard_window_s=float(cp.get("scheduler", {}).get("limithard_window_s", 1.0)),
+            test_idle_s=float(cp.get("scheduler", {}).get("test_idle_s", 0.3)),
             cpu_families={
                 str(k): CpuFamily(
                     **{n: float(x) for n, x in v.items() if n not in ("source", "paging")},

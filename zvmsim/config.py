@@ -247,6 +247,20 @@ class SystemConfig:
     vswitches: dict[str, VSwitchConfig] = field(default_factory=dict)
     zos_servers: dict[str, DbServerConfig] = field(default_factory=dict)
     segments: dict[str, SegmentConfig] = field(default_factory=dict)  # NSS and DCSS
+    sharing: dict[str, SharingConfig] = field(default_factory=dict)  # other systems' users
+
+
+@dataclass(frozen=True)
+class SharingConfig:
+    """Another system's users doing I/O to volumes this system shares with it.
+
+    The other system is not simulated: only its users' transactions against
+    the shared minidisks (``params``, as a ``cms_query`` guest takes them).
+    """
+
+    name: str
+    users: int
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 class _Table:
@@ -515,6 +529,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
     srm = _srm(top.get("scheduler", dict, None))
     zos_servers = _zos_servers(top.get("zos_servers", dict, {}), cec)
     segments = _segments(top.get("segments", dict, {}))
+    sharing = _sharing(top.get("sharing", dict, {}), minidisks)
     if segments and storage is None:
         raise ZvmsimError("[segments] needs a [storage] section")
     top.done()
@@ -539,6 +554,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         srm=srm,
         zos_servers=zos_servers,
         segments=segments,
+        sharing=sharing,
     )
 
 
@@ -861,6 +877,24 @@ def _paging(
     return PagingConfig(
         count, model, cu, chpids, tuple(pool[:count]), prefix, paths, used_pct, extra, cu_model
     )
+
+
+def _sharing(body: dict, minidisks: dict[str, MinidiskConfig]) -> dict[str, SharingConfig]:
+    """``[sharing.SYSTEM]``: another system's users on minidisks of volumes shared with it."""
+    out = {}
+    for name, table in _Table(body, "[sharing]").data.items():
+        where = f"[sharing.{name}]"
+        t = _Table(table, where)
+        users = t.get("users", int)
+        params = dict(t.get("params", dict, {}))
+        t.done()
+        if users < 0:
+            raise ZvmsimError(f"{where}: users cannot be negative")
+        for disk in str(params.get("minidisks", "")).split(","):
+            if disk.strip() not in minidisks:
+                raise ZvmsimError(f"{where}: no minidisk '{disk.strip()}'")
+        out[name] = SharingConfig(_fits(name, 8, "system name"), users, params)
+    return out
 
 
 def _zos_servers(body: dict, cec: CecConfig) -> dict[str, DbServerConfig]:

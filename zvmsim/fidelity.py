@@ -171,6 +171,9 @@ def _observed(row: dict, run: RunData) -> list[float]:
     if row["report"] == "FCX231":
         frame = report(run, "FCX231").frame
         return [float(frame[frame["chpid"] == row["entity"]].iloc[0][row["column"]])]
+    if row["report"] == "FCX177":  # a device's control-unit cache figures
+        frame = report(run, "FCX177").frame
+        return [float(frame[frame["addr"] == row["entity"]].iloc[0][row["column"]])]
     if row["report"] == "TXN":
         frame = report(run, "TXN").frame
         return [float(frame[frame["userid"] == row["entity"]].iloc[0][row["column"]])]
@@ -181,6 +184,9 @@ def _observed(row: dict, run: RunData) -> list[float]:
         users = details[details["addr"] == addr].iloc[0]["users"].split()
         frame = report(run, "FCX114").frame
         return [float(frame[frame["userid"].isin(users)][row["column"]].mean())]
+    if row["report"] == "FCX114":  # one user's share of samples in a state
+        frame = report(run, "FCX114").frame
+        return [float(frame[frame["userid"] == row["entity"]].iloc[0][row["column"]])]
     if row["report"] == "REORDMON":  # each guest the entity's pattern names
         frame = report(run, "REORDMON").frame
         rows = frame[[fnmatchcase(u, row["entity"]) for u in frame["userid"]]]

@@ -40,6 +40,7 @@ from .cp.vmdbk import Vmdbk
 from .cp.vswitch import VSwitch
 from .errors import ZvmsimError
 from .guests import WORKLOADS
+from .guests.sharing import OtherSystem
 from .hardware.channels import Chpid
 from .hardware.cucache import ControlUnitCache, VolumeCache
 from .hardware.dasd import DasdTiming
@@ -214,6 +215,8 @@ class Machine:
                 self.workloads.append(
                     cls(self, vm, guest.params, self.streams.stream(f"workload:{userid}"))
                 )
+        # other systems' users on volumes shared with them (their I/O only)
+        self.sharing = [OtherSystem(self, shared) for shared in config.sharing.values()]
         share_weights(self.users.values())
         limit_weights(self.users.values())
         self.ptrm: PtrmSpaces | None = None
@@ -479,6 +482,8 @@ class Machine:
                 self.env.process(chp.other_partitions(self.env, c.other_busy, conn_s, rnd))
         for w in self.workloads:
             self.env.process(w.run())
+        for other in self.sharing:
+            other.start()
         for segment in self.segments:
             self.env.process(segment.run())
         self.env.run(until=cfg.warmup)

@@ -17,6 +17,11 @@ connect phase: it takes the first free one, or waits for one, and that wait
 is part of its function-pending time (the time from SSCH until the device
 starts). The path is held for the connect time and freed for the disconnect.
 
+A volume *shared* with other systems (:meth:`VolumeIO.share`) is also used
+by I/Os this system never sees: while one of them holds the device, an I/O
+CP starts waits for it, and the channel subsystem counts that device-busy
+delay in its function-pending time, as it does the wait for a free path.
+
 When the volume's control unit simulates its cache, an I/O that names the
 track it starts on asks that cache for its disconnect and connect times
 (hit, miss, a wait for NVS, or the drive's when caching is off); otherwise
@@ -91,6 +96,7 @@ class VolumeIO:
         "_turn",
         "started",
         "held",
+        "device",
     )
 
     def __init__(
@@ -123,6 +129,15 @@ class VolumeIO:
         # requests CP's paging manager holds for this device before it starts
         # them (queued page writes): not yet I/O requests of this layer
         self.held = 0
+        self.device: simpy.Resource | None = None  # the device, when other systems share it
+
+    def share(self) -> simpy.Resource:
+        """Other systems use this device too: from now on an I/O must hold the device."""
+        if self.aliases:
+            raise ValueError(f"volume {self.volser}: a shared volume cannot have PAV aliases")
+        if self.device is None:
+            self.device = simpy.Resource(self.env, capacity=1)
+        return self.device
 
     @property
     def in_flight(self) -> int:
@@ -179,12 +194,21 @@ class VolumeIO:
                 rdev = yield wait
                 base.queue_s += env.now - queued_at
         rdev.busy = True
+        device, busy_s = self.device, 0.0
+        if device is not None:  # another system's I/O may hold the device: wait for it
+            asked = env.now
+            hold = device.request()
+            yield hold
+            busy_s = env.now - asked
         if self._serial:
             pend, disc, conn, path = yield from self._serial_io(nbytes, read, track, runs)
         else:
             path = next(self._path_cycle)
             pend, disc, conn = self._times(nbytes, read, track, path, runs)
             yield env.timeout(pend + disc + conn)
+        if device is not None:
+            device.release(hold)
+            pend += busy_s
         rdev.ssch += 1
         if read:
             rdev.reads += 1

@@ -32,10 +32,11 @@ from collections.abc import Generator
 from typing import Any
 
 from ..cp.minidisk import BLOCK_BYTES
+from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
 from .base import Workload
 
-__all__ = ["CmsCopyfile", "CmsLight", "CmsQuery", "file_layout"]
+__all__ = ["CmsCopyfile", "CmsLight", "CmsQuery", "file_layout", "hot_layout", "query_place"]
 
 
 def file_layout(blocks: int, mean_blocks: float, fill: float, rnd: Any) -> list[tuple[int, int]]:
@@ -136,6 +137,34 @@ def _hot_tracks(disk: Any, nbytes: float, rnd: Any) -> list[int]:
     return sorted(rnd.sample(range(tracks), count)) if count else []
 
 
+def query_place(
+    places: list[tuple[Any, list[int]]], count: int, hot_share: float, scatter: float, rnd: Any
+) -> tuple[Any, int, int]:
+    """Where a query's next I/O of *count* blocks goes: (minidisk, first block, runs).
+
+    *places* pairs each minidisk with its hot tracks (relative).
+    """
+    disk, hot = places[rnd.randrange(len(places))]
+    bpt = disk.blocks_per_track
+    if hot and rnd.random() < hot_share:  # a hot track, the blocks within it
+        within = rnd.randrange(max(1, bpt - count + 1))
+        block = hot[rnd.randrange(len(hot))] * bpt + within
+    else:
+        block = rnd.randrange(disk.blocks)
+    runs = 1
+    if scatter:
+        runs += sum(rnd.random() < scatter for _ in range(count - 1))
+    return disk, block, runs
+
+
+def hot_layout(machine: Any, disk: Any, hot_mb: float) -> list[int]:
+    """The hot tracks (relative) of *disk*: laid out once per run, the same for every user."""
+    hot_bytes = hot_mb * 2**20
+    return machine.shared_layout(
+        f"hot:{disk.name}:{hot_bytes:g}", lambda rnd, d=disk: _hot_tracks(d, hot_bytes, rnd)
+    )
+
+
 def _warm(disk: Any, tracks: list[int]) -> bool:
     """Put a minidisk's hot tracks (relative) in the minidisk cache before the run."""
     bpt = disk.blocks_per_track
@@ -171,13 +200,7 @@ class CmsQuery(Workload):
         self.txns = 0
         self.resp_s = 0.0
         hot_bytes = self.p["hot_mb"] * 2**20
-        self.hot = [
-            self.machine.shared_layout(
-                f"hot:{disk.name}:{hot_bytes:g}",
-                lambda rnd, d=disk: _hot_tracks(d, hot_bytes, rnd),
-            )
-            for disk in self.disks
-        ]
+        self.hot = [hot_layout(self.machine, disk, self.p["hot_mb"]) for disk in self.disks]
         for disk, tracks in zip(self.disks, self.hot, strict=True):
             cache = disk.volume.cache
             if tracks and cache is not None and cache.caching:
@@ -195,6 +218,19 @@ class CmsQuery(Workload):
     def appldata(self) -> tuple[str, int, float] | None:
         return self.p["name"], self.txns, self.resp_s
 
+    def test_idle(self, seconds: float) -> Generator:
+        """Think for *seconds*: CP keeps the idle user in the dispatch list (test idle)
+        for its test-idle time, then drops it; ``yield from`` it."""
+        m, vm = self.machine, self.vm
+        keep = m.config.calibration.test_idle_s
+        vm.state = TIW
+        if seconds <= keep:  # work again before the test-idle time is up: still in queue
+            yield m.env.timeout(seconds)
+            return
+        yield m.env.timeout(keep)
+        m.drop_from_dispatch_list(vm)
+        yield m.env.timeout(seconds - keep)
+
     def run(self) -> Generator:
         vm, m, rnd = self.vm, self.machine, self.rnd
         env = m.env
@@ -208,18 +244,8 @@ class CmsQuery(Workload):
             m.add_to_dispatch_list(vm)
             yield m.processors.run(vm, vcpu_s, 0.0)
             for _ in range(ios):
-                disk, hot = places[rnd.randrange(len(places))]
-                bpt = disk.blocks_per_track
-                if hot and rnd.random() < hot_share:  # a hot track, the blocks within it
-                    within = rnd.randrange(max(1, bpt - count + 1))
-                    block = hot[rnd.randrange(len(hot))] * bpt + within
-                else:
-                    block = rnd.randrange(disk.blocks)
-                runs = 1
-                if scatter:
-                    runs += sum(rnd.random() < scatter for _ in range(count - 1))
+                disk, block, runs = query_place(places, count, hot_share, scatter, rnd)
                 yield from disk.io(vm, block, count, rnd.random() < writes, runs)
-            m.drop_from_dispatch_list(vm)
             self.txns += 1
             self.resp_s += env.now - start
-            yield env.timeout(rnd.expovariate(1.0 / think))
+            yield from self.test_idle(rnd.expovariate(1.0 / think))
