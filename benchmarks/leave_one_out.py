@@ -46,7 +46,7 @@ def _without(case: str, trial: Trial, groups: list[list[Constant]]) -> tuple[dic
             values.update({c.name: c.prior_value() for c in group})
             how = "prior"
         for c in group:
-            notes.append(f"{c.name} {trial.values[c.name]:g} -> {values[c.name]:g} ({how})")
+            notes.append(f"{c.name} {trial.values[c.name]:.3g} -> {values[c.name]:.3g} ({how})")
     return values, notes
 
 
@@ -70,11 +70,16 @@ def main() -> None:
                 and r["role"] == "prediction"
                 and (r["case"], r["knobs"], r["column"]) not in KNOWN_MISSES
             ]
-            held = sum(_passes(trial, values, rid) for rid in rows)
+            lost = [rid for rid in rows if not _passes(trial, values, rid)]
+            held = len(rows) - len(lost)
             base = sum(_passes(trial, {}, rid) for rid in rows)
             print(f"{case}: {held} of {len(rows)} predictions pass without it ({base} with)")
             for note in notes or ["no constant is fitted on it"]:
                 print(f"    {note}")
+            for rid in lost:
+                figs = trial.figures(values, rid)[1]
+                ours = " / ".join(f"{v:.4g}" for v in figs)
+                print(f"    misses: {rid}: seed {trial.rows[rid]['seed_value']}, ours {ours}")
             for choice in registry.choices:
                 if any(trial.rows[r]["case"] == case for r in choice["rows"]):
                     print(f"    kept: {choice['name']} (a scenario choice, not refittable)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import tomllib
 from pathlib import Path
 
@@ -55,12 +56,14 @@ def test_check_mode_on_one_cheap_constant(capsys: pytest.CaptureFixture[str]) ->
     spec = importlib.util.spec_from_file_location("calibrate_tool", ROOT / "tools/calibrate.py")
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
+    before = os.environ.get("ZVMSIM_DATA")
     code = tool.main(["--check", "3990-6 conn_overhead_ms"])
     out = capsys.readouterr().out
     assert "grinch|pinned_data=off|FCX108|1742|resp_ms" in out
     assert "residual" in out and "9 simulations" in out
     verdict = "yes" if code == 0 else "NO"
     assert f"fitted within 10%: {verdict}" in out
+    assert os.environ.get("ZVMSIM_DATA") == before  # the trial copy is gone
 
 
 def test_prior_is_the_middle_of_the_range_when_none_is_given() -> None:

@@ -11,11 +11,16 @@ constant's rows for seeds 1-3 with the file's value and prints the seed's
 figure, ours and the relative residual per row; then it says whether the
 file's value is what a fit would give: the sum of squared residuals must be
 no larger there than at the value moved by the constant's tolerance either
-way (10% unless the registry says; one for whole numbers), so the fit's
-minimum lies within that tolerance. --fit searches each constant's range
-(golden-section on the sum of squared relative residuals, whole numbers one
-by one, joint constants by coordinate descent) and writes the fitted value
-into its file, changing nothing else. NAME picks constants (or joint names).
+way (10% unless the registry says), so the fit's minimum lies within that
+tolerance; a whole number must be no worse than the numbers either side.
+--fit searches each constant's range (one row: where its residual crosses
+zero, by regula falsi; several: the least sum of squared relative residuals,
+by golden section; whole numbers one by one; joint constants by coordinate
+descent), prints the path and writes the fitted value (3 significant
+digits) into its file, changing nothing else. Constants are fitted in
+registry order, each with the ones fitted before it at their new values.
+NAME picks constants (or joint names). Exit status 1 when --check finds a
+file's value off its fit.
 """
 
 from __future__ import annotations
@@ -83,8 +88,8 @@ def check(group: list[Constant], trial: Trial) -> bool:
             if there < here:
                 ok = False
                 print(f"    {c.name} = {v:g} fits better: {there:.3e} against {here:.3e}")
-    span = "one" if group[0].integer else f"{group[0].tolerance:.0%}"
-    print(f"  fitted within {span}: {'yes' if ok else 'NO'} (sum of squares {here:.3e})\n")
+    span = "exactly" if group[0].integer else f"within {group[0].tolerance:.0%}"
+    print(f"  fitted {span}: {'yes' if ok else 'NO'} (sum of squares {here:.3e})\n")
     return ok
 
 
@@ -95,7 +100,7 @@ def fit(group: list[Constant], trial: Trial, write: bool) -> dict[str, float]:
     values = fit_constants(group, trial, say=lambda s: print(s, flush=True))
     for c in group:
         old = trial.values[c.name]
-        moved = abs(values[c.name] - old) / (abs(old) or 1.0)
+        moved = (values[c.name] - old) / (abs(old) or 1.0)
         print(f"  {c.name}: file {old:g}, fit {values[c.name]:g} ({moved:+.0%})")
     _print_rows(group, trial, values)
     trial.values.update(values)

@@ -44,6 +44,7 @@ __all__ = [
 SEEDS = (1, 2, 3)
 DEFAULT_TOLERANCE = 0.1
 PRECISION = 0.03  # a search stops when its bracket is this narrow (relative)
+CLOSE = 0.0005  # ... or, for one row, when its residual is this small
 GOLDEN = (math.sqrt(5) - 1) / 2
 NUMBER = r"[-+]?[0-9][0-9_]*(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"
 
@@ -218,8 +219,16 @@ class Trial:
         self.runs = 0
         self._cache: dict[tuple, RunData] = {}
         self._applied: tuple = ()
+        self._env = os.environ.get("ZVMSIM_DATA")
 
     def close(self) -> None:
+        """Remove the copy; the simulator reads the real ``data/`` again."""
+        if self._env is None:
+            os.environ.pop("ZVMSIM_DATA", None)
+        else:
+            os.environ["ZVMSIM_DATA"] = self._env
+        calibration.load_calibration.cache_clear()
+        scenario._load_raw.cache_clear()
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def file_value(self, c: Constant) -> float:
@@ -276,17 +285,23 @@ def fitted_rows(c: Constant, trial: Trial) -> list[str]:
     return [row_id(r) for r in rows if (r["case"], r["knobs"], r["column"]) not in KNOWN_MISSES]
 
 
+def residuals(
+    group: list[Constant], values: dict[str, float], trial: Trial, rows: Iterable[str]
+) -> list[float]:
+    """Each row's mean relative residual (seeds 1-3) with the constants at *values*."""
+    aims = {k: v for c in group for k, v in c.aim.items()}
+    out = []
+    for rid in rows:
+        target = aims.get(rid, float(trial.rows[rid]["seed_value"]))
+        out.append(residual(trial.figures(values, rid), target))
+    return out
+
+
 def objective(
     group: list[Constant], values: dict[str, float], trial: Trial, rows: Iterable[str]
 ) -> float:
     """Sum over *rows* of the squared mean relative residual (seeds 1-3)."""
-    total = 0.0
-    aims = {k: v for c in group for k, v in c.aim.items()}
-    for rid in rows:
-        row = trial.rows[rid]
-        target = aims.get(rid, float(row["seed_value"]))
-        total += residual(trial.figures(values, rid), target) ** 2
-    return total
+    return sum(r * r for r in residuals(group, values, trial, rows))
 
 
 Say = Callable[[str], None]
@@ -312,12 +327,40 @@ def _golden(f: Callable[[float], float], lo: float, hi: float, say: Say) -> floa
     return to_x(c) if fc <= fd else to_x(d)
 
 
-def _search(group_f: Callable[[float], float], c: Constant, say: Say) -> float:
+def _root(r: Callable[[float], float], lo: float, hi: float, say: Say) -> float:
+    """Where *r* crosses zero on [lo, hi]: Illinois regula falsi (log space when lo > 0).
+
+    Without a sign change, the bound where *r* is smaller.
+    """
+    log = lo > 0
+    to_x = (lambda u: math.exp(u)) if log else (lambda u: u)
+    a, b = (math.log(lo), math.log(hi)) if log else (lo, hi)
+    ra, rb = r(to_x(a)), r(to_x(b))
+    if ra * rb > 0:
+        return to_x(a) if abs(ra) <= abs(rb) else to_x(b)
+    for _ in range(20):
+        if abs(to_x(b) - to_x(a)) <= PRECISION * to_x((a + b) / 2) or abs(rb) < CLOSE:
+            break
+        m = b - rb * (b - a) / (rb - ra)
+        rm = r(to_x(m))
+        if rm * rb < 0:
+            a, ra = b, rb
+        else:
+            ra /= 2
+        b, rb = m, rm
+        say(f"    bracket [{to_x(min(a, b)):.4g}, {to_x(max(a, b)):.4g}]")
+    return to_x(b) if abs(rb) <= abs(ra) else to_x(a)
+
+
+def _search(rs: Callable[[float], list[float]], c: Constant, one_row: bool, say: Say) -> float:
+    """The value of *c* that fits: a root for one row, else the least sum of squares."""
     lo, hi = c.bounds
     if c.integer:
-        scores = {v: group_f(float(v)) for v in range(int(lo), int(hi) + 1)}
+        scores = {v: sum(x * x for x in rs(float(v))) for v in range(int(lo), int(hi) + 1)}
         return float(min(scores, key=lambda v: (scores[v], v)))
-    return _golden(group_f, lo, hi, say)
+    if one_row:
+        return _root(lambda x: rs(x)[0], lo, hi, say)
+    return _golden(lambda x: sum(r * r for r in rs(x)), lo, hi, say)
 
 
 def fit_constants(
@@ -329,7 +372,8 @@ def fit_constants(
 ) -> dict[str, float]:
     """Fit the constants of *group* on *rows* (default: their registry rows, less misses).
 
-    One constant: a 1-D search over its bounds. Several (a ``joint`` name):
+    One constant: a 1-D search over its bounds (for one row, where its residual
+    crosses zero; for several, the least sum of squared residuals). Several (a ``joint`` name):
     coordinate descent, *sweeps* passes of 1-D searches in registry order.
     Returns the fitted values, rounded as they would be written.
     """
@@ -338,12 +382,14 @@ def fit_constants(
     for sweep in range(sweeps if len(group) > 1 else 1):
         for c in group:
 
-            def f(x: float, c: Constant = c) -> float:
+            def rs(x: float, c: Constant = c) -> list[float]:
                 x = float(shown_value(x, c.integer))
-                score = objective(group, {**values, c.name: x}, trial, rows)
-                say(f"    {c.name} = {x:g}: sum of squared residuals {score:.3e}")
-                return score
+                out = residuals(group, {**values, c.name: x}, trial, rows)
+                shown = " ".join(f"{r:+.2%}" for r in out)
+                say(f"    {c.name} = {x:g}: residuals {shown}")
+                return out
 
-            values[c.name] = float(shown_value(_search(f, c, say), c.integer))
+            one_row = len(rows) == 1 and len(group) == 1
+            values[c.name] = float(shown_value(_search(rs, c, one_row, say), c.integer))
             say(f"  sweep {sweep + 1}: {c.name} -> {values[c.name]:g}")
     return values
