@@ -43,7 +43,6 @@ from zvmsim.calibrate import (
 )
 from zvmsim.errors import ZvmsimError
 from zvmsim.fidelity import KNOWN_MISSES
-from zvmsim.paths import data_dir
 
 
 def _print_rows(group: list[Constant], trial: Trial, values: dict[str, float]) -> None:
@@ -106,7 +105,7 @@ def fit(group: list[Constant], trial: Trial, write: bool) -> dict[str, float]:
     trial.values.update(values)
     if write:
         for c in group:
-            path = data_dir() / c.file
+            path = trial.source / c.file
             text = path.read_text()
             for table, key in c.places:
                 text = write_value(text, table, key, values[c.name], c.integer)
