@@ -37,26 +37,11 @@ SEEDS = (1, 2, 3)
 # In-range values that do not run yet ("paging space is full"): skipped in
 # every law of their knob until they run.
 NOT_YET = "issue 18 item 5: in-range value does not run yet"
-NOT_YET_RUNNING: dict[tuple[str, str], tuple[object, ...]] = {
-    ("thrasher", "paging_volumes"): (1,),
-    ("undersized-lpar", "central_gb"): (4,),
-    ("undersized-lpar", "paging_volumes"): tuple(range(4, 16)),
-    ("prsm-overhead", "physical_pus"): tuple(range(8, 32)),  # < the 32 logical PUs
-}
+NOT_YET_RUNNING: dict[tuple[str, str], tuple[object, ...]] = {}  # every in-range value runs
 
 # Laws the simulation breaks today, with the figures measured and the
 # mechanism suspected (strict xfails: each turns red once fixed).
 BROKEN: dict[str, str] = {
-    "undersized-lpar-xstore_gb-FCX109-queue_len": (
-        "DASD paging falls with more XSTORE, but the paging queue goes 0.80/0.74/0.56 "
-        "(xstore_gb 0, seeds 1-3) -> 3.5/1.4/1.4 (4 GB) -> 3.3/4.4/4.7 (8 GB), 0 at 16 GB: "
-        "the XSTORE migration batch floods the paging volumes (being fixed)"
-    ),
-    "undersized-lpar-xstore_gb-FCX109-resp_ms": (
-        "paging response (MLOAD) 12.7/12.8/12.8 ms at xstore_gb 0 -> 54/53/54 at 4 GB -> "
-        "89/88/90 at 8 GB (6.3 at 16 GB): the XSTORE migration batch queues on the "
-        "paging volumes (being fixed)"
-    ),
     "emergency-scan-experiment_vdisk_gb-FCX225-pgin_pgout": (
         "PGIN+PGOUT 314 (0 GB) -> 908 (2) -> 5305 (4) -> 2193 (8) for seed 1, 5750 -> 3023 "
         "for seed 3: past 4 GB of VDISK the system thrashes and paging to XSTORE falls "
