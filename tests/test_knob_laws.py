@@ -42,17 +42,24 @@ NOT_YET_RUNNING: dict[tuple[str, str], tuple[object, ...]] = {}  # every in-rang
 # Laws the simulation breaks today, with the figures measured and the
 # mechanism suspected (strict xfails: each turns red once fixed).
 BROKEN: dict[str, str] = {
+    "undersized-lpar-xstore_gb-FCX109-queue_len": (
+        "per seed at 120 s the queue is not monotone: seed 1 0/4/8/16 GB 9.3/3.8/3.8/4.5, "
+        "seed 2 7.3/3.2/4.5/3.3, seed 3 8.8/1.3/2.1/1.9. The migration batch is gone (issue "
+        "18) and the 3-seed mean falls (tests/test_xstore_law.py, 240 s), but the queue now "
+        "comes from about a dozen demand-scan bursts a run (high_frames 35000, fitted on the "
+        "seed's queue of 3), too few for one seed to settle; a scan that writes its steals "
+        "paced, not as one burst, would fix it"
+    ),
+    "undersized-lpar-paging_volumes-FCX109-queue_len": (
+        "the same scan bursts: seed 3 goes 1.33 (25 volumes) -> 2.29 (40) at 120 s while "
+        "seeds 1 and 2 fall (3.8 -> 0.50, 3.2 -> 1.15); 16 volumes queue 32-35 everywhere"
+    ),
     "emergency-scan-experiment_vdisk_gb-FCX225-pgin_pgout": (
         "PGIN+PGOUT 314 (0 GB) -> 908 (2) -> 5305 (4) -> 2193 (8) for seed 1, 5750 -> 3023 "
         "for seed 3: past 4 GB of VDISK the system thrashes and paging to XSTORE falls "
         "while response time rises; suspected: the VDISK writer's pages crowd out the "
         "paging path (XSTORE full or the demand scan stalls) rather than a resource the "
         "reports show saturated"
-    ),
-    "emergency-scan-experiment_vdisk_gb-TXN->>All<<-resp_ms": (
-        "response 2.06 ms (0 GB), 2.1 (2), then 2000/1312/610 ms at 4 GB and "
-        "3295/1235/3293 at 8 GB (seeds 1-3): thrashing makes it swing threefold across "
-        "seeds and seed 2 falls 1312 -> 1235 (margin 5%)"
     ),
     "memory63-central_gb-FCX225-tv_ratio": (
         "T/V 1.69/1.62/1.64 at 8 GB (seeds 1-3) -> 2.12/2.15/2.15 at 24 GB -> 1.05 at 48 "
@@ -66,12 +73,6 @@ BROKEN: dict[str, str] = {
         "(2) -> 9.3/10.9/22.6 (3): more large guests make the small ones faster; "
         "suspected: the demand scan finds its frames in the large guests, so the small "
         "guests are stolen from and reordered less"
-    ),
-    "thrasher-paging_volumes-FCX109-queue_len": (
-        "paging queue 0/0.33/0.07 at 4 volumes (seeds 1-3), 0.055/0.004/0.055 at 11, "
-        "0/0.001/0 at 40: seed 1 rises 0 -> 0.055 (margin 0.05); the one thread keeps "
-        "at most one read queued, so the queue comes from CP's page-out blocks landing "
-        "on a volume together (suspected), sampled every 2 s"
     ),
 }
 
