@@ -33,6 +33,16 @@ SAME = (
     "source",
 )
 
+_SHARED_KEY = ("case", "knobs", "report", "entity", "column", "seed_value")
+_ADAPTED_KEY = (
+    "case",
+    "knobs",
+    "shared_report",
+    "shared_entity",
+    "shared_column",
+    "shared_seed_value",
+)
+
 
 def _read(path: Path) -> list[dict[str, str]]:
     with open(path, newline="") as f:
@@ -46,19 +56,8 @@ def _shared_rows() -> list[dict[str, str]]:
 
 
 def _adapted(shared: dict[str, str]) -> list[dict[str, str]]:
-    return [
-        a
-        for a in _read(ADAPTATIONS)
-        if (
-            a["case"],
-            a["knobs"],
-            a["shared_report"],
-            a["shared_entity"],
-            a["shared_column"],
-            a["shared_seed_value"],
-        )
-        == tuple(shared[k] for k in ("case", "knobs", "report", "entity", "column", "seed_value"))
-    ]
+    key = tuple(shared[k] for k in _SHARED_KEY)
+    return [a for a in _read(ADAPTATIONS) if tuple(a[k] for k in _ADAPTED_KEY) == key]
 
 
 def test_every_shared_row_has_its_copy() -> None:
@@ -84,19 +83,9 @@ def test_every_shared_row_has_its_copy() -> None:
 
 
 def test_every_adaptation_names_a_shared_row_and_says_why() -> None:
-    shared = {
-        tuple(r[k] for k in ("case", "knobs", "report", "entity", "column", "seed_value"))
-        for r in _shared_rows()
-    }
+    shared = {tuple(r[k] for k in _SHARED_KEY) for r in _shared_rows()}
     for a in _read(ADAPTATIONS):
-        key = (
-            a["case"],
-            a["knobs"],
-            a["shared_report"],
-            a["shared_entity"],
-            a["shared_column"],
-            a["shared_seed_value"],
-        )
+        key = tuple(a[k] for k in _ADAPTED_KEY)
         assert key in shared, f"adaptations.csv names no targets.csv row: {key}"
         assert a["why"].strip(), f"adaptation without a reason: {key}"
 

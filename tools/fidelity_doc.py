@@ -15,7 +15,16 @@ from functools import cache
 from pathlib import Path
 
 import zvmsim
-from zvmsim.fidelity import KNOWN_MISSES, ROLES, doc_line, load_targets, observed, shown, within
+from zvmsim.fidelity import (
+    DOC_COLUMNS,
+    KNOWN_MISSES,
+    ROLES,
+    doc_line,
+    load_targets,
+    observed,
+    shown,
+    within,
+)
 from zvmsim.perfkit import RunData, reduce
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "fidelity.md"
@@ -83,24 +92,7 @@ def main() -> None:
     for role in ROLES:
         summary.append(f"| {role} | {count[role]} | {count[role] / total:.0%} | {passed[role]} |")
     summary.append(f"| all | {total} | 100% | {sum(passed.values())} |")
-    header = (
-        "| "
-        + " | ".join(
-            (
-                "case",
-                "knobs",
-                "report",
-                "entity",
-                "column",
-                "seed",
-                "tolerance",
-                "ours",
-                "role",
-                "passes",
-            )
-        )
-        + " |"
-    )
+    header = "| " + " | ".join(DOC_COLUMNS) + " |"
     text = "\n".join(
         [
             INTRO,

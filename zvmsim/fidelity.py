@@ -27,6 +27,7 @@ from .api import report
 from .perfkit import RunData
 
 __all__ = [
+    "DOC_COLUMNS",
     "KNOWN_MISSES",
     "ROLES",
     "doc_line",
