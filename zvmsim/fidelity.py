@@ -30,6 +30,7 @@ __all__ = [
     "DOC_COLUMNS",
     "KNOWN_MISSES",
     "known_miss",
+    "missed_seeds",
     "ROLES",
     "doc_line",
     "knobs_of",
@@ -63,14 +64,14 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "'before' workload on the new configuration, about 29% busy"
     ),
     ("fine", "", "pct_tiw@LMRDB2P"): (
-        "64/76/67 (seeds 1-3; 71/75/69 over 600 s) against 65: our DB2 guest is seen "
+        "64/76/67 (seeds 1-3, seed 2 out; 71/75/69 over 600 s) against 65: our DB2 guest is seen "
         "running (24-30%) and in CPU wait (1-3%) less than the seed's 29% and 4%, so "
         "more of its samples fall to test idle; suspected: CPU wait on a half-busy "
         "two-way is too rare (every guest's %CPU is 0-5 here, 3-9 in the seed)"
     ),
     ("fine", "", "pct_tiw@LMRLN2P"): (
-        "93/97/87 against 86: the same shortfall of running and CPU-wait samples (seed "
-        "%RUN 8, %CPU 4; ours 2-6 and 0)"
+        "93/97/87 against 86 (seed 2 out): the same shortfall of running and CPU-wait "
+        "samples (seed %RUN 8, %CPU 4; ours 2-6 and 0)"
     ),
     ("fine", "", "pct_act"): (
         "every guest is active in 100% of the samples; the seed's LMRLN1P 87, DTCVSW2 "
@@ -98,8 +99,9 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "small ones (ACKs of the outbound stream) are missing (issue 18 section 6)"
     ),
     ("fine", "", "write_bytes_rate"): (
-        "315-339 KB/s against 251 KB/s on FICON CHPID 40: the guests' I/O sizes are our "
-        "choices (blocks per I/O), set before this figure was read"
+        "315/320/339 KB/s (seeds 1-3) against 251 KB/s on FICON CHPID 40, seed 3 out of "
+        "tolerance: the guests' I/O sizes are our choices (blocks per I/O), set before "
+        "this figure was read"
     ),
     ("fine", "", "read_bytes_rate"): (
         "65-79 KB/s against 25 KB/s: the guests' read shares and sizes are our choices; "
@@ -127,8 +129,9 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "server writes mostly and every write is a fast-write hit here"
     ),
     ("fine", "", "resp_ms@0D10"): (
-        "3.0-3.3 ms against 2.3 on one of LMRDB2P's volumes: our DB2 guest spreads "
-        "its reads evenly over its four volumes; the seed's volumes range 2.3-3.3"
+        "3.24/3.25/2.99 ms against 2.3 (seeds 1 and 2 out) on one of LMRDB2P's volumes: "
+        "our DB2 guest spreads its reads evenly over its four volumes; the seed's "
+        "volumes range 2.3-3.3"
     ),
     ("fine", "", "pct_write_hits"): (
         "100% against 81% on LPLAM1: the same (every write a fast-write hit)"
@@ -200,12 +203,36 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
 }
 
 
+# Known misses that show on some seeds only (the others fall within the tolerance):
+# key as in KNOWN_MISSES -> the seeds that miss; a miss not named here misses on all.
+SEED_MISSES: dict[tuple[str, str, str], tuple[int, ...]] = {
+    ("fine", "", "pct_tiw@LMRDB2P"): (2,),
+    ("fine", "", "pct_tiw@LMRLN2P"): (2,),
+    ("fine", "", "write_bytes_rate"): (3,),
+    ("fine", "", "resp_ms@0D10"): (1, 2),
+}
+
+
+def _miss_key(row: dict[str, str]) -> tuple[str, str, str] | None:
+    case, knobs = row["case"], row["knobs"]
+    for key in ((case, knobs, row["column"]), (case, knobs, f"{row['column']}@{row['entity']}")):
+        if key in KNOWN_MISSES:
+            return key
+    return None
+
+
 def known_miss(row: dict[str, str]) -> str | None:
     """Why *row* is a documented miss (its column's, or its entity's), or None."""
-    case, knobs = row["case"], row["knobs"]
-    return KNOWN_MISSES.get((case, knobs, row["column"])) or KNOWN_MISSES.get(
-        (case, knobs, f"{row['column']}@{row['entity']}")
-    )
+    key = _miss_key(row)
+    return KNOWN_MISSES[key] if key else None
+
+
+def missed_seeds(row: dict[str, str], seeds: tuple[int, ...]) -> tuple[int, ...]:
+    """Of *seeds*, those on which the known miss *row* misses (none if it is no miss)."""
+    key = _miss_key(row)
+    if key is None:
+        return ()
+    return tuple(s for s in seeds if s in SEED_MISSES.get(key, seeds))
 
 
 def knobs_of(text: str) -> dict[str, str]:
