@@ -66,7 +66,14 @@ BROKEN: dict[str, str] = {
         "for seed 3: past 4 GB of VDISK the system thrashes and paging to XSTORE falls "
         "while response time rises; suspected: the VDISK writer's pages crowd out the "
         "paging path (XSTORE full or the demand scan stalls) rather than a resource the "
-        "reports show saturated"
+        "reports show saturated. Measured (issue 18, preda): at 4 GB the mean is one "
+        "interval's storm (seed 1: 7805/2494/2341/22138 a second by interval, 2400 in the "
+        "quiet ones, as at 8 GB); Storage.keep_hot brings a guest's whole missing hot set "
+        "back from XSTORE in one request (take_frames of up to 37,000 frames), so one "
+        "demand scan takes that many at once, emergency scan strips other guests' hot "
+        "sets and they do the same. Paging a hot set back in as the guest touches it "
+        "(in chunks, its CPU between) would break the cascade; not done: it moves every "
+        "scenario that keeps a hot set (undersized, thrasher, memory63)"
     ),
     "memory63-central_gb-FCX225-tv_ratio": (
         "T/V 1.69/1.62/1.64 at 8 GB (seeds 1-3) -> 2.12/2.15/2.15 at 24 GB -> 1.05 at 48 "
