@@ -72,8 +72,10 @@ BROKEN: dict[str, str] = {
         "back from XSTORE in one request (take_frames of up to 37,000 frames), so one "
         "demand scan takes that many at once, emergency scan strips other guests' hot "
         "sets and they do the same. Paging a hot set back in as the guest touches it "
-        "(in chunks, its CPU between) would break the cascade; not done: it moves every "
-        "scenario that keeps a hot set (undersized, thrasher, memory63)"
+        "(in chunks, its CPU between) breaks the cascade and makes the law hold "
+        "(279/811/39459/39645), but tried with 256-page chunks the system then thrashes "
+        "past 4 GB (83% busy, application response 11-15 s against 1.4-3.2 s): not "
+        "kept; it also moves every scenario whose Linux guests keep a hot set"
     ),
     "memory63-central_gb-FCX225-tv_ratio": (
         "T/V 1.69/1.62/1.64 at 8 GB (seeds 1-3) -> 2.12/2.15/2.15 at 24 GB -> 1.05 at 48 "
