@@ -5,7 +5,9 @@ per I/O from the measurement-block counters; *Resp* adds the time I/Os
 waited in CP's queue (which lives at the base RDEV); *Req. Qued* is the
 average of the high-frequency samples of that queue; *%Busy* is the share of
 the interval the exposure spent serving I/O. The ``>>All DASD<<`` row is the
-average per device.
+average per device. A CP-owned volume's label carries Perfkit's `` CP``
+suffix. SEEK Cyls (the average seek distance) shows dots: CP's seek counts
+are not simulated.
 
 zvmsim times every queued I/O, so Resp - Serv = Req. Qued / I/O rate
 (Little's law). A real report need not agree: the PAV and MDC case's base
@@ -19,7 +21,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .reduce import Interval, RunData
-from .render import Column
+from .render import Column, spans
 from .report import ReportSpec
 
 __all__ = ["FCX108", "ALL_DASD", "IO_TIMES", "device_rows"]
@@ -45,6 +47,7 @@ def device_rows(run: RunData, iv: Interval) -> list[dict]:
                 "base_addr": cfg.base or rdev,
                 "type": f"->{cfg.base}" if cfg.base else cfg.devtype.split("-")[0],
                 "volser": cfg.volser,
+                "label": f"{cfg.volser} CP" if cfg.usage else cfg.volser,
                 "mdisk_links": cfg.links,
                 "paths": len([p for p in cfg.chpids.split(",") if p]),
                 "io_rate": n / iv.seconds,
@@ -58,6 +61,7 @@ def device_rows(run: RunData, iv: Interval) -> list[dict]:
                 "req_qued": c.get("hf_queued", 0) / hf if hf else 0.0,
                 "pct_busy": 100.0 * n * serv / 1000.0 / iv.seconds,
                 "pct_read": 100.0 * c.get("reads", 0) / n if n else 0.0,
+                "seek_cyls": float("nan"),
             }
         )
     return rows
@@ -71,6 +75,7 @@ def _all_dasd(rows: list[dict]) -> dict:
         "base_addr": "",
         "type": "",
         "volser": "",
+        "label": "",
         "mdisk_links": float("nan"),
         "paths": float("nan"),
     }
@@ -78,6 +83,7 @@ def _all_dasd(rows: list[dict]) -> dict:
         out[key] = sum(r[key] for r in rows) / count
     for key in ("pend_ms", "disc_ms", "conn_ms", "serv_ms", "resp_ms", "cuwt_ms", "pct_read"):
         out[key] = sum(r[key] * r["io_rate"] for r in rows) / ios if ios else 0.0
+    out["seek_cyls"] = float("nan")
     return out
 
 
@@ -107,22 +113,31 @@ IO_TIMES = [
     Column("pct_busy", ("", "Busy"), 4, "i"),
 ]
 
+_COLUMNS = [
+    Column("addr", ("", "Addr"), 12, "s", left=True),
+    Column("type", ("", "Type"), 6, "s", left=True),
+    Column("label", ("", "Label/ID"), 9, "s", left=True),
+    Column("mdisk_links", ("Mdisk", "Links"), 5, "i"),
+    Column("paths", ("Pa-", "ths"), 3, "i"),
+    Column("io_rate", ("", "I/O"), 6, "r"),
+    *IO_TIMES,
+    Column("pct_read", ("", "READ"), 4, "i"),
+    Column("seek_cyls", ("SEEK", "Cyls"), 5, "i", origin="IBM, not simulated (dots)"),
+]
+
 FCX108 = ReportSpec(
     fcx="FCX108",
     name="DEVICE",
     title="General I/O Device Load and Performance",
     build=build_device,
     aliases=("DEVICE",),
-    groups="<----- Device Descr. ------->  Mdisk Pa- <--Rate/s-->"
-    " <------- Time (msec) -------->  Req. <Percent>",
-    columns=[
-        Column("addr", ("", "Addr"), 12, "s", left=True),
-        Column("type", ("", "Type"), 6, "s", left=True),
-        Column("volser", ("", "Label/ID"), 8, "s", left=True),
-        Column("mdisk_links", ("", "Links"), 5, "i"),
-        Column("paths", ("", "ths"), 3, "i"),
-        Column("io_rate", ("", "I/O"), 6, "r"),
-        *IO_TIMES,
-        Column("pct_read", ("", "READ"), 4, "i"),
-    ],
+    groups=spans(
+        _COLUMNS,
+        ("addr", "label", "Device Descr."),
+        ("io_rate", "avoid_rate", "Rate/s"),
+        ("pend_ms", "cuwt_ms", "Time (msec)"),
+        ("req_qued", "req_qued", "Req."),
+        ("pct_busy", "pct_read", "Percent"),
+    ),
+    columns=_COLUMNS,
 )
