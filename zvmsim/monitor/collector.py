@@ -551,6 +551,8 @@ class MonitorCollector:
                         hf_queued=self._held_hf.get(pv.volume.base.addr, 0),
                         alloc_looks=pv.looks,
                         alloc_uses=pv.allocs,
+                        extent_start=0,
+                        extent_end=max(0, pv.cylinders - 1),
                     )
                 )
             out.extend(self._storage63_records(tod))

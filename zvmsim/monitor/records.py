@@ -463,6 +463,8 @@ class MRSTOATC(Record):
     hf_queued: int = 0  # paging requests in that queue, summed over high-frequency samples
     alloc_looks: int = 0  # times CP's page allocator looked at the volume for a block
     alloc_uses: int = 0  # ... and placed the block there
+    extent_start: int = _gauge()  # the page area's first cylinder (FCX109 Area Extent)
+    extent_end: int = _gauge()  # ... and its last
 
 
 @dataclass(frozen=True, slots=True)
