@@ -140,4 +140,8 @@ FCX108 = ReportSpec(
         ("pct_busy", "pct_read", "Percent"),
     ),
     columns=_COLUMNS,
+    data_only=(
+        ("base_addr", "the RDEV's base (itself, or a PAV alias's base)"),
+        ("volser", "the volume serial, without the ` CP` suffix of the label"),
+    ),
 )

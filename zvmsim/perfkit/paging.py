@@ -205,6 +205,10 @@ FCX109 = ReportSpec(
     ),
     columns=_CPOWNED,
     body=_cpowned_text,
+    data_only=(
+        ("slots", "page slots on the volume"),
+        ("used_slots", "page slots in use"),
+    ),
 )
 
 _PAGELOG_GROUPS = "          <---- Paging to DASD ---->  <------ Expanded Storage ------>"

@@ -121,4 +121,11 @@ FCX264 = ReportSpec(
         ("backed_below_2gb", "backed_above_2gb", "Pages Backed"),
     ),
     columns=_COLUMNS,
+    data_only=(
+        ("cp_fixed", "zvmsim's CP fixed tables and pools (part of Locked Other)"),
+        ("table_pages", "zvmsim's DAT tables (part of Locked Other)"),
+        ("user_pages", "zvmsim's logged-on users' blocks (part of Locked Free)"),
+        ("device_pages", "zvmsim's real devices' blocks (part of Locked Free)"),
+        ("io_pages", "zvmsim's I/Os in flight (part of Locked Free)"),
+    ),
 )
