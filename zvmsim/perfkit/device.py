@@ -6,8 +6,10 @@ waited in CP's queue (which lives at the base RDEV); *Req. Qued* is the
 average of the high-frequency samples of that queue; *%Busy* is the share of
 the interval the exposure spent serving I/O. The ``>>All DASD<<`` row is the
 average per device. A CP-owned volume's label carries Perfkit's `` CP``
-suffix. SEEK Cyls (the average seek distance) shows dots: CP's seek counts
-are not simulated.
+suffix. Perfkit's last columns show dots: SEEK Cyls (the average seek
+distance, from CP's seek data), Recov SSCH (error recovery I/Os) and the
+I/O throttle's settings and delays (SET THROTTLE) — zvmsim simulates none
+of them.
 
 zvmsim times every queued I/O, so Resp - Serv = Req. Qued / I/O rate
 (Little's law). A real report need not agree: the PAV and MDC case's base
@@ -27,6 +29,7 @@ from .report import ReportSpec
 __all__ = ["FCX108", "ALL_DASD", "IO_TIMES", "device_rows"]
 
 ALL_DASD = ">>All DASD<<"
+_DOTS = ("seek_cyls", "recov_ssch", "throttle_set", "throttle_delay")  # not simulated
 _TIMES = ("pend_us", "disc_us", "conn_us", "queue_us", "cuwt_us")
 
 
@@ -61,7 +64,7 @@ def device_rows(run: RunData, iv: Interval) -> list[dict]:
                 "req_qued": c.get("hf_queued", 0) / hf if hf else 0.0,
                 "pct_busy": 100.0 * n * serv / 1000.0 / iv.seconds,
                 "pct_read": 100.0 * c.get("reads", 0) / n if n else 0.0,
-                "seek_cyls": float("nan"),
+                **dict.fromkeys(_DOTS, float("nan")),
             }
         )
     return rows
@@ -83,7 +86,7 @@ def _all_dasd(rows: list[dict]) -> dict:
         out[key] = sum(r[key] for r in rows) / count
     for key in ("pend_ms", "disc_ms", "conn_ms", "serv_ms", "resp_ms", "cuwt_ms", "pct_read"):
         out[key] = sum(r[key] * r["io_rate"] for r in rows) / ios if ios else 0.0
-    out["seek_cyls"] = float("nan")
+    out.update(dict.fromkeys(_DOTS, float("nan")))
     return out
 
 
@@ -123,6 +126,9 @@ _COLUMNS = [
     *IO_TIMES,
     Column("pct_read", ("", "READ"), 4, "i"),
     Column("seek_cyls", ("SEEK", "Cyls"), 5, "i", origin="IBM, not simulated (dots)"),
+    Column("recov_ssch", ("Recov", "SSCH"), 5, "i", origin="IBM, not simulated (dots)"),
+    Column("throttle_set", ("", "Set/s"), 5, "1", origin="IBM, not simulated (dots)"),
+    Column("throttle_delay", ("", "Dly/s"), 5, "1", origin="IBM, not simulated (dots)"),
 ]
 
 FCX108 = ReportSpec(
@@ -138,6 +144,7 @@ FCX108 = ReportSpec(
         ("pend_ms", "cuwt_ms", "Time (msec)"),
         ("req_qued", "req_qued", "Req."),
         ("pct_busy", "pct_read", "Percent"),
+        ("throttle_set", "throttle_delay", "Throttle"),
     ),
     columns=_COLUMNS,
     data_only=(
