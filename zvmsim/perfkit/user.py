@@ -1,6 +1,8 @@
 """Per-user reports: FCX112 USER, FCX114 USTAT and its log FCX164 USTATLOG.
 
 USER takes CPU times and virtual I/O counts from the user activity records.
+Where Perfkit ends a USER row with the user's status (``XC, CL3,DIS``),
+zvmsim shows the user's working set and resident pages instead.
 USTAT divides each user's high-frequency state samples by the number of
 samples: a share of *observations*, not of time, exactly as on z/VM — an
 interval with no sample at all shows dots. The ``>System<`` row is the
@@ -189,8 +191,8 @@ FCX112 = ReportSpec(
         Column("diag98", ("", "Diag98"), 6, "1"),
         Column("ur", ("", "UR"), 4, "1"),
         Column("pg_s", ("", "Pg/s"), 5, "1"),
-        Column("wss", ("<-Nr of", "WSS"), 7, "i"),
-        Column("resident", ("Pages->", "Resid"), 7, "i"),
+        Column("wss", ("<-Nr of", "WSS"), 7, "i", origin="ours: FCX113's working set, here too"),
+        Column("resident", ("Pages->", "Resid"), 7, "i", origin="ours: FCX113's resident pages"),
     ],
 )
 
