@@ -222,3 +222,23 @@ def test_every_column_says_where_it_comes_from() -> None:
     for spec in REPORTS.values():
         for col in spec.columns:
             assert col.origin.startswith(("IBM", "ours")), (spec.fcx, col.key)
+
+
+def test_syssumlg_prints_capture_to_four_decimals_and_spool_dots(run_data) -> None:
+    rep = zvmsim.report(run_data("fine"), "FCX225")
+    mean = next(x for x in _lines(rep) if x.startswith(">>Mean>>")).split()
+    capture = rep.frame.iloc[0]["capture_ratio"]
+    assert mean[3] == f"{capture:.4f}".lstrip("0") and mean[-1] == "..."
+
+
+def test_cli_user_keeps_the_whole_systems_row(capsys) -> None:
+    from zvmsim.cli import main
+
+    args = ["report", "pav-mdc", "FCX112", "--duration", "20", "--format", "csv"]
+    assert main(args) == 0
+    whole = capsys.readouterr().out.splitlines()
+    assert main([*args, "--user", "SQPERF1"]) == 0
+    one = capsys.readouterr().out.splitlines()
+    system = next(x for x in whole if x.startswith(SYSTEM))
+    assert one[:2] == whole[:2] and one[1] == system  # header, then the same >System< row
+    assert [x.split(",")[0] for x in one[2:]] == ["SQPERF1"]
