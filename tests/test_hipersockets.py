@@ -70,8 +70,9 @@ def test_a_hipersockets_send_counts_frames_and_bytes() -> None:
 def test_fcx126_shows_z_os_cps_and_ziips_on_one_partition(run_data) -> None:
     frame = zvmsim.report(run_data("hipersockets"), "FCX126").frame
     yyya = frame[frame["partition"] == "YYYA"]
-    assert list(yyya["pu_type"]) == ["CP"] * 5 + ["ZIIP"] * 4
-    assert list(yyya["cpu"]) == list(range(9)) and set(yyya["logical"]) == {9}
+    # by CPU address, as the seed shows them: CPs 0-3 and 6, zIIPs 4, 5, 22 and 23
+    assert list(yyya["pu_type"]) == ["CP"] * 4 + ["ZIIP"] * 2 + ["CP"] + ["ZIIP"] * 2
+    assert list(yyya["cpu"]) == [0, 1, 2, 3, 4, 5, 6, 22, 23] and set(yyya["logical"]) == {9}
     cps = frame[frame["pu_type"] == "CP"]
     assert cps["logical"].notna().all() and len(cps) == 14  # 14 logical CPs ...
     # ... sharing 6 physical ones by weight: 600/980 and 190/980 of the pool

@@ -12,6 +12,12 @@ def board():
     return pav_mdc_dashboard()
 
 
+# Where a figure sits in a report row split on blanks: FCX108's Req. Qued (before
+# %Busy, READ, SEEK Cyls, Recov SSCH and the throttle's two), FCX109's Queue Lngth.
+QUED = -7
+LNGTH = 13
+
+
 def _row(text: str, key: str) -> list[str]:
     for line in text.splitlines():
         if line.startswith(key):
@@ -31,13 +37,13 @@ def test_mdc_without_the_fix_queues_at_the_base(board) -> None:
     board.controls["mdc"].value = True
     assert board.text != before
     base = _row(board.text, "E700")
-    assert float(base[-3]) > 2  # Req. Qued at the base RDEV
+    assert float(base[QUED]) > 2  # Req. Qued at the base RDEV
     for alias in ("E7FC", "E7FD", "E7FE"):
         assert float(_row(board.text, alias)[5]) < 25  # aliases nearly idle
     board.controls["vm64199"].value = True
     for alias in ("E7FC", "E7FD", "E7FE"):
         assert float(_row(board.text, alias)[5]) > 300  # the fix fans I/O out again
-    assert float(_row(board.text, "E700")[-3]) < 0.3
+    assert float(_row(board.text, "E700")[QUED]) < 0.3
 
 
 @pytest.mark.parametrize("aliases", [0, 3, 15])
@@ -114,9 +120,9 @@ def test_undersized_dashboard_cures_the_paging_with_storage() -> None:
     assert sum(line.startswith("79") and "PAGE" in line for line in board.text.splitlines()) == 25
     assert "Are paging volumes queueing?" in board.text
     queued = _row(board.text, "7900")
-    assert float(queued[7]) > 1.0  # Queue Lngth
+    assert float(queued[LNGTH]) > 1.0  # Queue Lngth
     board.controls["central_gb"].value = 52.0
-    assert not board.error and float(_row(board.text, "7900")[7]) < 0.2
+    assert not board.error and float(_row(board.text, "7900")[LNGTH]) < 0.2
     board.controls["ifls"].value = 3
     board.controls["paging_volumes"].value = 40
     assert sum(line.startswith("79") and "PAGE" in line for line in board.text.splitlines()) == 40

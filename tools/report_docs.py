@@ -62,6 +62,8 @@ def page(spec: ReportSpec) -> str:
         kinds.append("per user (`--user` limits it to one guest or a pattern)")
     if kinds:
         lines += [f"Layout: {'; '.join(kinds)}.", ""]
+    if spec.own:
+        lines += [f"Origin: zvmsim's own report, not Performance Toolkit's ({spec.own}).", ""]
     domains = _domains(spec.fcx)
     if domains:
         lines += [f"Monitor domains it reads: {domains}.", ""]
@@ -71,12 +73,21 @@ def page(spec: ReportSpec) -> str:
     lines += [
         "## Columns",
         "",
-        "| csv/json name | Perfkit heading | unit |",
-        "|---|---|---|",
+        "Origin: `IBM` is a column of Performance Toolkit's report, filled from the",
+        "simulation; a remark after it says where zvmsim computes it differently or",
+        "does not simulate it (printed as dots, as Perfkit prints data it lacks);",
+        "`ours` is zvmsim's own column.",
+        "",
+        "| csv/json name | Perfkit heading | unit | origin |",
+        "|---|---|---|---|",
     ]
     for col in spec.columns:
         head = " ".join(h for h in col.head if h).replace("|", "\\|")
-        lines.append(f"| `{col.key}` | {head} | {unit(col.key)} |")
+        origin = "ours" if spec.own and col.origin == "IBM" else col.origin
+        lines.append(f"| `{col.key}` | {head} | {unit(col.key)} | {origin} |")
+    if spec.data_only:
+        lines += ["", "Also in the data (csv/json), not printed:", ""]
+        lines += [f"- `{key}`: {what}" for key, what in spec.data_only]
     if spec.body is not None:
         lines += ["", "The text layout is not one table; the columns above are the data's."]
     return "\n".join(lines).rstrip() + "\n"

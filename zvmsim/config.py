@@ -292,6 +292,21 @@ class _Table:
             raise ZvmsimError(f"{self.where}: unknown key '{sorted(self.data)[0]}'")
 
 
+def _cpu_addrs(t: _Table, key: str) -> tuple[int, ...]:
+    """A list of logical CPU addresses (0-255), as a partition's CPUs are numbered."""
+    addrs = t.get(key, list, [])
+    if not all(isinstance(a, int) and not isinstance(a, bool) and 0 <= a <= 255 for a in addrs):
+        raise ZvmsimError(f"{t.where}.{key} must be a list of CPU addresses 0 to 255")
+    return tuple(addrs)
+
+
+def _upid(text: str, name: str) -> str:
+    """A user partition ID: two hex digits (or none)."""
+    if text and (len(text) > 2 or any(c not in "0123456789ABCDEFabcdef" for c in text)):
+        raise ZvmsimError(f"partition {name}: upid must be one or two hex digits, not {text!r}")
+    return text.upper().rjust(2, "0") if text else ""
+
+
 def hex_range(text: str) -> list[str]:
     """Expand ``"E7F8-E7FE"`` into device numbers ``["E7F8", ..., "E7FE"]``."""
     try:
@@ -713,12 +728,16 @@ def _cec(
             own=own,
             busy=p.get("busy", float, 0.0),
             busy_from_s=p.get("busy_from_s", float, 0.0),
+            cpu_addrs=_cpu_addrs(p, "cpus"),
+            upid=_upid(p.get("upid", str, ""), name),
+            wait_completion=p.get("wait_completion", bool, False),
         )
         demand = p.get("demand", float, -1.0)  # PUs' worth wanted, over its logical PUs
         if demand >= 0 and not own:
             part = dataclasses.replace(part, busy=min(1.0, demand / max(part.logical, 1)))
         ziips = p.get("ziips", int, 0)  # a z/OS partition's zIIPs beside its CPs
         ziip_busy = p.get("ziip_busy", float, 0.0)
+        ziip_addrs = _cpu_addrs(p, "ziip_cpus")
         p.done()
         entries = [part]
         if ziips:
@@ -726,9 +745,25 @@ def _cec(
                 raise ZvmsimError(f"partition {name}: only another partition on CPs has zIIPs")
             entries.append(
                 dataclasses.replace(
-                    part, pu_type="ZIIP", logical=ziips, busy=ziip_busy, first_cpu=part.logical
+                    part,
+                    pu_type="ZIIP",
+                    logical=ziips,
+                    busy=ziip_busy,
+                    first_cpu=part.logical,
+                    cpu_addrs=ziip_addrs,
                 )
             )
+        elif ziip_addrs:
+            raise ZvmsimError(f"partition {name}: ziip_cpus given but no ziips")
+        addrs = [a for e in entries for a in e.cpu_addrs]
+        if len(set(addrs)) != len(addrs):
+            raise ZvmsimError(f"partition {name}: a CPU address is given twice")
+        for entry in entries:
+            if entry.cpu_addrs and len(entry.cpu_addrs) != entry.logical:
+                raise ZvmsimError(
+                    f"partition {name}: {len(entry.cpu_addrs)} CPU addresses for "
+                    f"{entry.logical} logical {entry.pu_type}s"
+                )
         for entry in entries:
             kind = entry.pu_type
             if kind not in pus:

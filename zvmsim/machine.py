@@ -435,7 +435,14 @@ class Machine:
             self.volume_info[volser] = (pg.model, pg.control_unit, chpids, "PAGE")
             if pg.cu_model:
                 self.cu_models[volser] = pg.cu_model
-            out.append(PageVolume(vol, slots, used=int(slots * pg.used_pct / 100.0)))
+            out.append(
+                PageVolume(
+                    vol,
+                    slots,
+                    used=int(slots * pg.used_pct / 100.0),
+                    cylinders=cal.models[pg.model],
+                )
+            )
         return out
 
     def shared_layout(self, key: str, make: Callable[[random.Random], Any]) -> Any:

@@ -58,6 +58,7 @@ class PageVolume:
     # queued write I/Os: (pages, when queued)
     writes: deque[tuple[int, float]] = field(default_factory=deque)
     writing: bool = False  # a writer process is draining the queue
+    cylinders: int = 0  # the page area's cylinders (the whole volume), 0 if not given
     looks: int = 0  # times CP's allocator looked at this volume for a block
     allocs: int = 0  # ... and placed the block here
     _room: float = 0.0  # the allocator's share of a look that finds room, carried over

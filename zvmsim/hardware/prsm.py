@@ -61,6 +61,9 @@ class PartitionConfig:
     busy: float = 0.0  # other partitions: share of each logical PU they want (0..1)
     busy_from_s: float = 0.0  # ... from this simulated time on (idle before)
     first_cpu: int = 0  # CPU address of its first logical PU (a z/OS's zIIPs follow its CPs)
+    cpu_addrs: tuple[int, ...] = ()  # the logical PUs' CPU addresses, where given
+    upid: str = ""  # the user partition ID of the image profile (two hex digits), if given
+    wait_completion: bool = False  # PR/SM's WAIT COMPLETION setting for the partition
 
 
 @dataclass(frozen=True)

@@ -303,7 +303,8 @@ class MonitorCollector:
             if not part.logical and not total:  # a defined partition with no PUs: dots
                 out.append(_lpar_record(part, 0, tod, 0.0, 0.0, 0))
         for pu_type, count in sorted(prsm.cec.pus.items()):
-            out.append(MRSYTCUP(tod=tod, pu_type=pu_type, count=count))
+            # zvmsim's PR/SM, like PR/SM's default, sets its dispatch interval dynamically
+            out.append(MRSYTCUP(tod=tod, pu_type=pu_type, count=count, dispatch_interval_ms=0))
 
     def _master_record(self, tod: int) -> MRPRCMST:
         """The master processor, its master-only PLDV and the VMCF counts."""
@@ -551,6 +552,8 @@ class MonitorCollector:
                         hf_queued=self._held_hf.get(pv.volume.base.addr, 0),
                         alloc_looks=pv.looks,
                         alloc_uses=pv.allocs,
+                        extent_start=0,
+                        extent_end=max(0, pv.cylinders - 1),
                     )
                 )
             out.extend(self._storage63_records(tod))
@@ -672,7 +675,7 @@ def _lpar_record(
     part: PartitionConfig, cpu: int, tod: int, busy: float, ovhd: float, logical: int
 ) -> Record:
     """One logical PU of *part* (*logical*: the partition's logical PUs of all types)."""
-    cpu += part.first_cpu
+    cpu = part.cpu_addrs[cpu] if part.cpu_addrs else cpu + part.first_cpu
     return MRSYTCUG(
         tod=tod,
         lpu=f"{part.name} {cpu:02X}" if part.logical else f"{part.name} --",
@@ -687,6 +690,8 @@ def _lpar_record(
         own=int(part.own),
         dispatched_us=_us(busy),
         overhead_us=_us(ovhd),
+        upid=part.upid,
+        wait_completion=int(part.wait_completion),
     )
 
 

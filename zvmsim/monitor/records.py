@@ -322,6 +322,8 @@ class MRSYTCUG(Record):
     own: int = _gauge()  # 1 for the partition this z/VM runs in
     dispatched_us: int = 0
     overhead_us: int = 0
+    upid: str = field(default="", metadata={"char": 2})  # user partition ID (blank: unknown)
+    wait_completion: int = _gauge()  # 1 with PR/SM's WAIT COMPLETION YES
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +336,7 @@ class MRSYTCUP(Record):
     tod: int
     pu_type: str = _char(4)
     count: int = _gauge()
+    dispatch_interval_ms: int = _gauge()  # PR/SM's dispatch interval; 0: determined dynamically
 
 
 @dataclass(frozen=True, slots=True)
@@ -463,6 +466,8 @@ class MRSTOATC(Record):
     hf_queued: int = 0  # paging requests in that queue, summed over high-frequency samples
     alloc_looks: int = 0  # times CP's page allocator looked at the volume for a block
     alloc_uses: int = 0  # ... and placed the block there
+    extent_start: int = _gauge()  # the page area's first cylinder (FCX109 Area Extent)
+    extent_end: int = _gauge()  # ... and its last
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,7 +88,7 @@ _FCX111_COLUMNS = [
     Column("pct_write_hits", ("", "%WRHIT"), 6, "i"),
     Column("icl_rate", ("", "ICL/S"), 5, "1"),
     Column("bypass_rate", ("", "BYP/S"), 5, "1"),
-    Column("staged_rate", ("", "STG/S"), 6, "r"),
+    Column("staged_rate", ("", "STG/S"), 6, "r", origin="ours: tracks staged into the cache"),
 ]
 _FCX111_KEYS = [c.key for c in _FCX111_COLUMNS]
 _FCX111_TEXT = [

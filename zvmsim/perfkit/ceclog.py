@@ -76,6 +76,7 @@ def build_ceclog(run: RunData, intervals: list[Interval], user: str | None) -> p
 
 CECLOG = ReportSpec(
     fcx="CECLOG",
+    own="Perfkit's FCX126 gives each logical PU, not each pool of physical PUs",
     name="CECLOG",
     title="CEC View: PU Busy by PU Type, by Time",
     build=build_ceclog,

@@ -5,7 +5,11 @@ per I/O from the measurement-block counters; *Resp* adds the time I/Os
 waited in CP's queue (which lives at the base RDEV); *Req. Qued* is the
 average of the high-frequency samples of that queue; *%Busy* is the share of
 the interval the exposure spent serving I/O. The ``>>All DASD<<`` row is the
-average per device.
+average per device. A CP-owned volume's label carries Perfkit's `` CP``
+suffix. Perfkit's last columns show dots: SEEK Cyls (the average seek
+distance, from CP's seek data), Recov SSCH (error recovery I/Os) and the
+I/O throttle's settings and delays (SET THROTTLE) — zvmsim simulates none
+of them.
 
 zvmsim times every queued I/O, so Resp - Serv = Req. Qued / I/O rate
 (Little's law). A real report need not agree: the PAV and MDC case's base
@@ -19,12 +23,13 @@ from __future__ import annotations
 import pandas as pd
 
 from .reduce import Interval, RunData
-from .render import Column
+from .render import Column, spans
 from .report import ReportSpec
 
 __all__ = ["FCX108", "ALL_DASD", "IO_TIMES", "device_rows"]
 
 ALL_DASD = ">>All DASD<<"
+_DOTS = ("seek_cyls", "recov_ssch", "throttle_set", "throttle_delay")  # not simulated
 _TIMES = ("pend_us", "disc_us", "conn_us", "queue_us", "cuwt_us")
 
 
@@ -45,6 +50,7 @@ def device_rows(run: RunData, iv: Interval) -> list[dict]:
                 "base_addr": cfg.base or rdev,
                 "type": f"->{cfg.base}" if cfg.base else cfg.devtype.split("-")[0],
                 "volser": cfg.volser,
+                "label": f"{cfg.volser} CP" if cfg.usage else cfg.volser,
                 "mdisk_links": cfg.links,
                 "paths": len([p for p in cfg.chpids.split(",") if p]),
                 "io_rate": n / iv.seconds,
@@ -58,6 +64,7 @@ def device_rows(run: RunData, iv: Interval) -> list[dict]:
                 "req_qued": c.get("hf_queued", 0) / hf if hf else 0.0,
                 "pct_busy": 100.0 * n * serv / 1000.0 / iv.seconds,
                 "pct_read": 100.0 * c.get("reads", 0) / n if n else 0.0,
+                **dict.fromkeys(_DOTS, float("nan")),
             }
         )
     return rows
@@ -71,6 +78,7 @@ def _all_dasd(rows: list[dict]) -> dict:
         "base_addr": "",
         "type": "",
         "volser": "",
+        "label": "",
         "mdisk_links": float("nan"),
         "paths": float("nan"),
     }
@@ -78,6 +86,7 @@ def _all_dasd(rows: list[dict]) -> dict:
         out[key] = sum(r[key] for r in rows) / count
     for key in ("pend_ms", "disc_ms", "conn_ms", "serv_ms", "resp_ms", "cuwt_ms", "pct_read"):
         out[key] = sum(r[key] * r["io_rate"] for r in rows) / ios if ios else 0.0
+    out.update(dict.fromkeys(_DOTS, float("nan")))
     return out
 
 
@@ -107,22 +116,39 @@ IO_TIMES = [
     Column("pct_busy", ("", "Busy"), 4, "i"),
 ]
 
+_COLUMNS = [
+    Column("addr", ("", "Addr"), 12, "s", left=True),
+    Column("type", ("", "Type"), 6, "s", left=True),
+    Column("label", ("", "Label/ID"), 9, "s", left=True),
+    Column("mdisk_links", ("Mdisk", "Links"), 5, "i"),
+    Column("paths", ("Pa-", "ths"), 3, "i"),
+    Column("io_rate", ("", "I/O"), 6, "r"),
+    *IO_TIMES,
+    Column("pct_read", ("", "READ"), 4, "i"),
+    Column("seek_cyls", ("SEEK", "Cyls"), 5, "i", origin="IBM, not simulated (dots)"),
+    Column("recov_ssch", ("Recov", "SSCH"), 5, "i", origin="IBM, not simulated (dots)"),
+    Column("throttle_set", ("", "Set/s"), 5, "1", origin="IBM, not simulated (dots)"),
+    Column("throttle_delay", ("", "Dly/s"), 5, "1", origin="IBM, not simulated (dots)"),
+]
+
 FCX108 = ReportSpec(
     fcx="FCX108",
     name="DEVICE",
     title="General I/O Device Load and Performance",
     build=build_device,
     aliases=("DEVICE",),
-    groups="<----- Device Descr. ------->  Mdisk Pa- <--Rate/s-->"
-    " <------- Time (msec) -------->  Req. <Percent>",
-    columns=[
-        Column("addr", ("", "Addr"), 12, "s", left=True),
-        Column("type", ("", "Type"), 6, "s", left=True),
-        Column("volser", ("", "Label/ID"), 8, "s", left=True),
-        Column("mdisk_links", ("", "Links"), 5, "i"),
-        Column("paths", ("", "ths"), 3, "i"),
-        Column("io_rate", ("", "I/O"), 6, "r"),
-        *IO_TIMES,
-        Column("pct_read", ("", "READ"), 4, "i"),
-    ],
+    groups=spans(
+        _COLUMNS,
+        ("addr", "label", "Device Descr."),
+        ("io_rate", "avoid_rate", "Rate/s"),
+        ("pend_ms", "cuwt_ms", "Time (msec)"),
+        ("req_qued", "req_qued", "Req."),
+        ("pct_busy", "pct_read", "Percent"),
+        ("throttle_set", "throttle_delay", "Throttle"),
+    ),
+    columns=_COLUMNS,
+    data_only=(
+        ("base_addr", "the RDEV's base (itself, or a PAV alias's base)"),
+        ("volser", "the volume serial, without the ` CP` suffix of the label"),
+    ),
 )

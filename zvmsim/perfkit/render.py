@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["Column", "Item", "fmt_number", "header", "labelled", "table"]
+__all__ = ["Column", "Item", "fmt_number", "header", "labelled", "spans", "table"]
 
 RULE_WIDTH = 100
 
@@ -27,7 +27,14 @@ class Column:
     *style* is ``s`` (text), ``y`` (a flag: Yes/No), ``i`` (whole number),
     ``1``/``2``/``3`` (fixed decimals), ``r`` (rate: one decimal below 100,
     whole above) or ``p`` (pages shown as bytes with a suffix, ``7787M``, as
-    Performance Toolkit shows storage for z/VM 6.3).
+    Performance Toolkit shows storage for z/VM 6.3). A first header line
+    longer than the column spans the columns after it (``<-Seconds->`` over
+    TCPU and VCPU), which then leave theirs empty.
+
+    *origin* says where the column comes from, for the report reference:
+    ``IBM`` (Perfkit's column, filled from the simulation), ``IBM, ...``
+    with a remark (Perfkit's, computed differently, or not simulated and
+    shown as dots), or ``ours: ...`` (zvmsim's own, with why).
     """
 
     key: str
@@ -35,6 +42,7 @@ class Column:
     width: int
     style: str = "1"
     left: bool = False
+    origin: str = "IBM"
 
 
 def fmt_number(value: Any, width: int, style: str) -> str:
@@ -114,7 +122,7 @@ def table(frame: pd.DataFrame, columns: list[Column], groups: str = "") -> list[
 
     lines = [groups] if groups else []
     for row in (0, 1):
-        line = " ".join(cell(c.head[row], c) for c in columns).rstrip()
+        line = _head_line(columns, row, cell)
         if line:
             lines.append(line)
     for rec in frame.to_dict("records"):
@@ -122,6 +130,45 @@ def table(frame: pd.DataFrame, columns: list[Column], groups: str = "") -> list[
             " ".join(cell(fmt_number(rec[c.key], c.width, c.style), c) for c in columns).rstrip()
         )
     return lines
+
+
+def spans(columns: list[Column], *groups: tuple[str, str, str]) -> str:
+    """A group line: each ``(first, last, label)`` as ``<-- label -->`` drawn from
+    the start of column *first* to the end of column *last* (a label too long
+    for the span is printed plain, starting there)."""
+    starts, pos = {}, 0
+    for c in columns:
+        starts[c.key] = (pos, pos + c.width)
+        pos += c.width + 1
+    line = ""
+    for first, last, label in groups:
+        begin, end = starts[first][0], starts[last][1]
+        width = end - begin
+        text = f" {label} " if label else ""
+        if first == last:
+            drawn = label.rjust(width)
+        elif len(text) + 2 > width:
+            drawn = f"<{label}>".center(width) if len(label) + 2 <= width else label
+        else:
+            dashes = width - 2 - len(text)
+            drawn = "<" + "-" * (dashes // 2) + text + "-" * (dashes - dashes // 2) + ">"
+        line = line.ljust(begin) + drawn
+    return line.rstrip()
+
+
+def _head_line(columns: list[Column], row: int, cell: Any) -> str:
+    """One header line; a head wider than its column runs on over the next ones."""
+    buf: list[str] = []
+    pos = 0
+    for c in columns:
+        text = c.head[row]
+        text = text if len(text) > c.width else cell(text, c)
+        buf.extend(" " * max(0, pos + len(text) - len(buf)))
+        for i, ch in enumerate(text):
+            if ch != " ":
+                buf[pos + i] = ch
+        pos += c.width + 1
+    return "".join(buf).rstrip()
 
 
 @dataclass(frozen=True)

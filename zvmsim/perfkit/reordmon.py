@@ -131,6 +131,7 @@ _CFW_COLUMNS = [
 
 REORDMON = ReportSpec(
     fcx="REORDMON",
+    own="IBM's REORDMON tool, not Performance Toolkit, shows reorders",
     name="REORDMON",
     title="Page Reorder by User (zvmsim's own, after IBM's REORDMON tool)",
     build=build_reordmon,
@@ -149,6 +150,7 @@ REORDMON = ReportSpec(
 
 REORDLOG = ReportSpec(
     fcx="REORDLOG",
+    own="IBM's REORDMON tool, not Performance Toolkit, shows reorders",
     name="REORDLOG",
     title="Page Reorder by User and Time (zvmsim's own)",
     build=build_reordlog,

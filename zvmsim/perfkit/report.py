@@ -50,6 +50,8 @@ class ReportSpec:
     per_user: bool = False
     aliases: tuple[str, ...] = field(default_factory=tuple)
     body: Body | None = None  # a layout other than one table (settings, summaries)
+    own: str = ""  # why zvmsim has this report, where Performance Toolkit has none
+    data_only: tuple[tuple[str, str], ...] = ()  # (key, meaning) in the data, not printed
 
     def make(self, run: RunData, *, user: str | None = None, interval: int | None = None) -> Report:
         """Build the report over the whole run, or over one interval (INTERIM)."""

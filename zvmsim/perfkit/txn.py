@@ -48,6 +48,7 @@ def build_txn(run: RunData, intervals: list[Interval], user: str | None) -> pd.D
 
 TXN = ReportSpec(
     fcx="TXN",
+    own="CP cannot see a guest's transactions; the workloads report them (APPLDATA)",
     name="TXN",
     title="Application Transactions (reported by the workloads)",
     build=build_txn,

@@ -4,7 +4,15 @@ Rates are pages per second moved for the user: read from and written to
 paging DASD, stolen by the demand scan, and the expanded-storage movements
 (X>MS brought back from XSTORE, MS>X put there, X>DS migrated on to DASD).
 Page counts (working set, resident, in XSTORE, on DASD) are the values at
-the end of the period. The ``>System<`` row is the average per user.
+the end of the period. The ``>System<`` row is the average per user (of
+all users, also when ``--user`` picks some).
+
+Perfkit splits the resident and the locked pages by where their frames
+are, below or above 2 GB, and counts pages moved from below 2 GB to above
+(``>2GB>``). zvmsim does not place frames by address nor lock guest pages,
+so those columns show dots; the resident total (``Total``) is zvmsim's own.
+Data Spaces Owned counts the address spaces a user owns that are neither
+its own storage nor a VDISK (the simulated guests create none).
 """
 
 from __future__ import annotations
@@ -12,9 +20,11 @@ from __future__ import annotations
 import pandas as pd
 
 from .reduce import Interval, RunData
-from .render import Column
+from .render import Column, spans
 from .report import ReportSpec
 from .user import by_time_per_user, users_in, with_system_row
+
+NAN = float("nan")
 
 __all__ = ["FCX113", "FCX163"]
 
@@ -30,10 +40,27 @@ def build_upage(run: RunData, intervals: list[Interval], user: str | None) -> pd
     """FCX113 rows: paging rates and page counts per user."""
     iv = intervals[0]
     rows = [
-        {"userid": u, **_rates(iv.users[u], iv), **{k: iv.users[u].get(k, 0) for k in COUNTS}}
-        for u in users_in(run, iv, user)
+        {
+            "userid": u,
+            "data_spaces": float(_data_spaces(run, u)),
+            **_rates(iv.users[u], iv),
+            "migr_2gb": NAN,
+            **{k: iv.users[u].get(k, 0) for k in COUNTS},
+            "res_below_2gb": NAN,
+            "res_above_2gb": NAN,
+            "lock_below_2gb": NAN,
+            "lock_above_2gb": NAN,
+        }
+        for u in users_in(run, iv, None)
     ]
-    return with_system_row(rows, "userid")
+    return with_system_row(rows, "userid", user)
+
+
+def _data_spaces(run: RunData, userid: str) -> int:
+    """Address spaces *userid* owns besides its own storage and VDISKs (D3 R14)."""
+    return sum(
+        1 for s in run.spaces.values() if s.owner == userid and s.kind not in ("GUEST", "VDISK")
+    )
 
 
 def build_upagelog(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
@@ -50,23 +77,54 @@ _RATE_COLUMNS = [
     Column("x_to_ds", ("tion>", "X>DS"), 6, "r"),
 ]
 
+_UPAGE_COLUMNS = [
+    Column("userid", ("", "Userid"), 8, "s", left=True),
+    Column("data_spaces", ("Spaces", "Owned"), 6, "1"),
+    Column("page_reads", ("", "Reads"), 5, "r"),
+    Column("page_writes", ("", "Write"), 5, "r"),
+    Column("steals", ("Page", "Steals"), 6, "r"),
+    Column("migr_2gb", ("", ">2GB>"), 6, "r", origin="IBM, not simulated (dots)"),
+    Column("x_to_ms", ("", "X>MS"), 6, "r"),
+    Column("ms_to_x", ("", "MS>X"), 6, "r"),
+    Column("x_to_ds", ("", "X>DS"), 6, "r"),
+    Column("wss", ("", "WSS"), 7, "i"),
+    Column("reserved", ("", "Resrvd"), 6, "i"),
+    Column("res_below_2gb", ("", "R<2GB"), 7, "i", origin="IBM, not simulated (dots)"),
+    Column("res_above_2gb", ("", "R>2GB"), 7, "i", origin="IBM, not simulated (dots)"),
+    Column(
+        "resident",
+        ("", "Total"),
+        7,
+        "i",
+        origin="ours: resident pages, the sum Perfkit splits below and above 2 GB",
+    ),
+    Column("lock_below_2gb", ("", "L<2GB"), 5, "i", origin="IBM, not simulated (dots)"),
+    Column("lock_above_2gb", ("", "L>2GB"), 5, "i", origin="IBM, not simulated (dots)"),
+    Column("xstor", ("", "XSTOR"), 7, "i"),
+    Column("dasd", ("", "DASD"), 7, "i"),
+]
+
 FCX113 = ReportSpec(
     fcx="FCX113",
     name="UPAGE",
     title="User Paging Activity and Storage Utilization",
     build=build_upage,
     aliases=("UPAGE",),
-    groups="         <------------ Paging Activity/s ------------>"
-    " <-------- Number of Pages -------->",
-    columns=[
-        Column("userid", ("", "Userid"), 8, "s", left=True),
-        *_RATE_COLUMNS,
-        Column("wss", ("", "WSS"), 7, "i"),
-        Column("reserved", ("", "Resrvd"), 6, "i"),
-        Column("resident", ("", "Resid"), 7, "i"),
-        Column("xstor", ("", "XSTOR"), 7, "i"),
-        Column("dasd", ("", "DASD"), 7, "i"),
-    ],
+    groups=spans(
+        _UPAGE_COLUMNS,
+        ("page_reads", "x_to_ds", "Paging Activity/s"),
+        ("wss", "dasd", "Number of Pages"),
+    )
+    + "\n"
+    + spans(
+        _UPAGE_COLUMNS,
+        ("data_spaces", "data_spaces", "Data"),
+        ("page_reads", "page_writes", "Page Rate"),
+        ("migr_2gb", "x_to_ds", "Page Migration"),
+        ("res_below_2gb", "resident", "Resident"),
+        ("lock_below_2gb", "lock_above_2gb", "Locked"),
+    ),
+    columns=_UPAGE_COLUMNS,
 )
 
 FCX163 = ReportSpec(

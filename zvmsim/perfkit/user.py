@@ -1,6 +1,8 @@
 """Per-user reports: FCX112 USER, FCX114 USTAT and its log FCX164 USTATLOG.
 
 USER takes CPU times and virtual I/O counts from the user activity records.
+Where Perfkit ends a USER row with the user's status (``XC, CL3,DIS``),
+zvmsim shows the user's working set and resident pages instead.
 USTAT divides each user's high-frequency state samples by the number of
 samples: a share of *observations*, not of time, exactly as on z/VM — an
 interval with no sample at all shows dots. The ``>System<`` row is the
@@ -47,14 +49,17 @@ def users_in(run: RunData, iv: Interval, user: str | None) -> list[str]:
     return [u for u in sorted(iv.users) if user_matches(u, user)]
 
 
-def with_system_row(rows: list[dict], key: str) -> pd.DataFrame:
+def with_system_row(rows: list[dict], key: str, user: str | None = None) -> pd.DataFrame:
+    """*rows* (every user's) under a ``>System<`` row, their average; with *user*,
+    only that user's rows follow — the ``>System<`` row stays the whole system's,
+    as Perfkit's does when a report is limited to some users."""
     if rows:
         avg = {key: SYSTEM_ROW}
         for col in rows[0]:
             if col != key:  # the average over users that have a value (not dots)
                 values = [r[col] for r in rows if r[col] == r[col]]
                 avg[col] = sum(values) / len(values) if values else float("nan")
-        rows = [avg, *rows]
+        rows = [avg, *(r for r in rows if user_matches(r[key], user))]
     return pd.DataFrame(rows)
 
 
@@ -87,7 +92,7 @@ def build_user(run: RunData, intervals: list[Interval], user: str | None) -> pd.
     """
     iv = intervals[0]
     rows = []
-    for uid in users_in(run, iv, user):
+    for uid in users_in(run, iv, None):
         c = iv.users[uid]
         rows.append(
             {
@@ -98,7 +103,7 @@ def build_user(run: RunData, intervals: list[Interval], user: str | None) -> pd.
                 "resident": float(c.get("resident", 0)),
             }
         )
-    frame = with_system_row(rows, "userid")
+    frame = with_system_row(rows, "userid", user)
     if not frame.empty:
         sysrow = frame.index[0]
         t, v = frame.at[sysrow, "tcpu_s"], frame.at[sysrow, "vcpu_s"]
@@ -128,12 +133,12 @@ def build_ustat(run: RunData, intervals: list[Interval], user: str | None) -> pd
     """FCX114 rows: share of high-frequency samples found in each state and class."""
     iv = intervals[0]
     rows = []
-    for uid in users_in(run, iv, user):
+    for uid in users_in(run, iv, None):
         c = iv.users[uid]
         rows.append(
             {"userid": uid, "samples": c["hf_samples"], **ustat_shares(c), **queue_shares(c)}
         )
-    return with_system_row(rows, "userid")
+    return with_system_row(rows, "userid", user)
 
 
 def by_time_per_user(
@@ -165,8 +170,8 @@ def _pct(key: str, head: str) -> Column:
 # A user's CPU load and virtual I/O rates, as USER and USERLOG show them.
 LOAD_COLUMNS = [
     Column("pct_cpu", ("", "%CPU"), 5, "2"),
-    Column("tcpu_s", ("<-Seco", "TCPU"), 6, "3"),
-    Column("vcpu_s", ("nds->", "VCPU"), 5, "3"),
+    Column("tcpu_s", ("<-Seconds->", "TCPU"), 6, "3"),
+    Column("vcpu_s", ("", "VCPU"), 5, "3"),
     Column("tv_ratio", ("T/V", "Ratio"), 5, "1"),
     Column("vio_rate", ("", "Total"), 5, "r"),
     Column("vio_dasd", ("", "DASD"), 5, "r"),
@@ -186,8 +191,8 @@ FCX112 = ReportSpec(
         Column("diag98", ("", "Diag98"), 6, "1"),
         Column("ur", ("", "UR"), 4, "1"),
         Column("pg_s", ("", "Pg/s"), 5, "1"),
-        Column("wss", ("<-Nr of", "WSS"), 7, "i"),
-        Column("resident", ("Pages->", "Resid"), 7, "i"),
+        Column("wss", ("<-Nr of", "WSS"), 7, "i", origin="ours: FCX113's working set, here too"),
+        Column("resident", ("Pages->", "Resid"), 7, "i", origin="ours: FCX113's resident pages"),
     ],
 )
 

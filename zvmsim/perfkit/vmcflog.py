@@ -75,6 +75,7 @@ def build_vmcflog(run: RunData, intervals: list[Interval], user: str | None) -> 
 
 VMCFLOG = ReportSpec(
     fcx="VMCFLOG",
+    own="Perfkit spreads VMCF and the master processor over several screens",
     name="VMCFLOG",
     title="VMCF Activity and the Master Processor, by Time",
     build=build_vmcflog,
