@@ -3,9 +3,13 @@
 USER takes CPU times and virtual I/O counts from the user activity records.
 USTAT divides each user's high-frequency state samples by the number of
 samples: a share of *observations*, not of time, exactly as on z/VM — an
-interval with no sample at all shows dots. The ``>System<`` row is the
-average per user, not a total. USTATLOG gives the same shares per monitor
-interval, with a ``>>Mean>>`` row first, for each user (or the one chosen).
+interval with no sample at all shows dots. %ACT is not the complement of
+%DM: it is the share of samples that found the user *active*, working or
+having used the processor since the sample before, so a server idling in the
+dispatch list between rare bits of work is in queue (%TIW) but seldom active.
+The ``>System<`` row is the average per user, not a total. USTATLOG gives
+the same shares per monitor interval, with a ``>>Mean>>`` row first, for
+each user (or the one chosen).
 """
 
 from __future__ import annotations
