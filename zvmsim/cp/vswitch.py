@@ -8,6 +8,15 @@ its behalf), adds the bytes and frames to its uplink OSA CHPID, and queues
 the packets for its controller virtual machine (DTCVSWn), which works them
 off in CPU bursts of its own (see :mod:`zvmsim.guests.network`).
 
+A request and its response over TCP (:meth:`VSwitch.exchange`) also carry
+the acknowledgements. TCP acknowledges at least every second full-sized
+segment at once and delays the acknowledgement of the rest (RFC 1122
+4.2.3.2, RFC 5681 4.2): the far end answers a response of n segments with
+about n/2 small ACK packets of headers only, while the guest's own ACK of a
+request rides on its response (unless the request was long enough to need
+ACKs before it). So a server sending bulky responses receives many small
+packets: more packets in than the bytes in would suggest.
+
 Nothing here waits: a transfer is bookkeeping at the moment it is made.
 Discards are counted but never happen yet (no buffer limit is modelled).
 """
@@ -74,6 +83,38 @@ class VSwitch:
             )
         self.transfer_packets(
             user, out_bytes, self.packets(out_bytes), in_bytes, self.packets(in_bytes)
+        )
+
+    def acks(self, nbytes: int) -> tuple[int, int]:
+        """ACKs a receiver sends for *nbytes* of data: (sent at once, delayed ones).
+
+        One at once for every second full-sized segment; one delayed for what is
+        left unacknowledged at the end (an odd full segment, or a part-filled one).
+        """
+        full, part = divmod(nbytes, self.mtu)
+        return full // 2, 1 if (full % 2 or part) else 0
+
+    def exchange(self, user: Vmdbk, out_bytes: int, in_bytes: int, ack_bytes: int) -> None:
+        """*user* answers a request of *in_bytes* with *out_bytes* over TCP, now.
+
+        Data segments as :meth:`transfer`, plus the ACKs of *ack_bytes* each
+        (headers only): the far end's for the response, and the guest's own
+        ones for the request that its response does not carry.
+        """
+        if out_bytes < 0 or in_bytes < 0:
+            raise ZvmsimError(
+                f"VSWITCH {self.name}: user {user.userid} cannot move a negative number of bytes"
+            )
+        now_in, delayed_in = self.acks(out_bytes) if out_bytes else (0, 0)
+        now_out, delayed_out = self.acks(in_bytes) if in_bytes else (0, 0)
+        acks_in = now_in + delayed_in
+        acks_out = now_out + (0 if out_bytes else delayed_out)  # the rest rides the response
+        self.transfer_packets(
+            user,
+            out_bytes + acks_out * ack_bytes,
+            self.packets(out_bytes) + acks_out,
+            in_bytes + acks_in * ack_bytes,
+            self.packets(in_bytes) + acks_in,
         )
 
     def transfer_packets(

@@ -17,6 +17,7 @@ from .db_client import LinuxDbClient
 from .linux import LinuxServer, LinuxThrasher
 from .linux_app import LinuxApp, VdiskWriter
 from .network import LinuxNetwork, VSwitchController
+from .service import CmsService
 from .streamer import LinuxStreamer
 from .vdisk_format import VdiskFormatter
 from .virstor import ApacheServer, Virstor
@@ -33,6 +34,7 @@ __all__ = [
     "CmsLight",
     "Compute",
     "CmsQuery",
+    "CmsService",
     "CmsDatabase",
     "ZosFlashCopy",
     "Idle",
@@ -62,6 +64,7 @@ WORKLOADS = {
     "linux_network": LinuxNetwork,
     "vdisk_formatter": VdiskFormatter,
     "cms_query": CmsQuery,
+    "cms_service": CmsService,
     "cms_interactive": CmsInteractive,
     "batch_job": BatchJob,
     "linux_db_client": LinuxDbClient,

@@ -82,6 +82,19 @@ class Workload:
             vm.state = TIW
             yield m.env.timeout(seconds)
 
+    def test_idle(self, seconds: float) -> Generator:
+        """Idle for *seconds* with no timer ticking: CP keeps the user in the dispatch
+        list (test idle) for its test-idle time, then drops it; ``yield from`` it."""
+        m, vm = self.machine, self.vm
+        keep = m.config.calibration.test_idle_s
+        vm.state = TIW
+        if seconds <= keep:  # work again before the test-idle time is up: still in queue
+            yield m.env.timeout(seconds)
+            return
+        yield m.env.timeout(keep)
+        m.drop_from_dispatch_list(vm)
+        yield m.env.timeout(seconds - keep)
+
 
 class Idle(Workload):
     """A logged-on virtual machine with nothing to do (a service machine at rest)."""

@@ -32,7 +32,6 @@ from collections.abc import Generator
 from typing import Any
 
 from ..cp.minidisk import BLOCK_BYTES
-from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
 from .base import Workload
 
@@ -217,19 +216,6 @@ class CmsQuery(Workload):
 
     def appldata(self) -> tuple[str, int, float] | None:
         return self.p["name"], self.txns, self.resp_s
-
-    def test_idle(self, seconds: float) -> Generator:
-        """Think for *seconds*: CP keeps the idle user in the dispatch list (test idle)
-        for its test-idle time, then drops it; ``yield from`` it."""
-        m, vm = self.machine, self.vm
-        keep = m.config.calibration.test_idle_s
-        vm.state = TIW
-        if seconds <= keep:  # work again before the test-idle time is up: still in queue
-            yield m.env.timeout(seconds)
-            return
-        yield m.env.timeout(keep)
-        m.drop_from_dispatch_list(vm)
-        yield m.env.timeout(seconds - keep)
 
     def run(self) -> Generator:
         vm, m, rnd = self.vm, self.machine, self.rnd

@@ -160,8 +160,11 @@ class LinuxApp(LinuxServer):
         if self.disks:
             yield from self._disk_io()
         if self.vswitch is not None:
-            self.vswitch.transfer(
-                vm, int(self.p["net_out_kb"] * 1024), int(self.p["net_in_kb"] * 1024)
+            self.vswitch.exchange(
+                vm,
+                int(self.p["net_out_kb"] * 1024),
+                int(self.p["net_in_kb"] * 1024),
+                self.machine.config.calibration.linux_stack.header_bytes,
             )
 
     def prepare(self) -> None:

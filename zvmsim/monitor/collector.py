@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from ..cp.dispatch import Processors
 from ..cp.scheduler import LOADING_FAULTS
 from ..cp.sxs import sxs_usage
-from ..cp.vmdbk import DM, STATES, Vmdbk
+from ..cp.vmdbk import CFW, CPU, DM, IOW, LDG, PGW, RUN, SIM, STATES, Vmdbk
 from .channels import ChannelSampler
 from .dasdstat import cache_status_records, link_records
 from .mdcstat import mdc_records
@@ -83,6 +83,8 @@ def _us(seconds: float) -> int:
 
 PAGES_PER_MB = 256
 SCHEDULER = 2
+# sampled states in which a user is working, not idling (it counts as active)
+_WORKING = frozenset((RUN, CPU, LDG, PGW, IOW, SIM, CFW))
 
 
 class MonitorCollector:
@@ -95,6 +97,8 @@ class MonitorCollector:
         self._t0 = 0.0
         self._tod0 = to_tod(machine.config.system.start)
         self._user_hf = {u: [0] * len(STATES) for u in machine.users}
+        self._user_act = dict.fromkeys(machine.users, 0)  # HF samples finding it active
+        self._user_tcpu = dict.fromkeys(machine.users, 0.0)  # its CPU time at the last one
         self._dev_hf = {r.addr: [0, 0, 0] for v in machine.volumes.values() for r in v.exposures}
         self._held_hf: dict[str, int] = {}  # paging requests CP held per volume, summed
         self._sys_hf = [0, 0, 0, 0]  # samples, dispatch list, eligible list, loading
@@ -157,6 +161,10 @@ class MonitorCollector:
         for userid, vm in m.users.items():
             state = Processors.sampled_state(vm, now)
             self._user_hf[userid][state] += 1
+            used = vm.tcpu_s - Processors.unrun(vm, now)[0]
+            if state in _WORKING or used > self._user_tcpu[userid] + 1e-9:
+                self._user_act[userid] += 1
+            self._user_tcpu[userid] = used
             dispatch += state != DM and not vm.elisted
             klass = 3 + vm.eclass if vm.elisted else sched.qclass(vm, now)
             if klass >= 0:  # Q0-Q3 as 0-3, E1-E3 as 4-6
@@ -607,6 +615,7 @@ class MonitorCollector:
                     vio_dasd=vm.vio_dasd,
                     vio_avoid=vm.vio_avoid,
                     hf_samples=sum(hf),
+                    hf_act=self._user_act[userid],
                     **_classes(self._user_cls[userid]),
                     **paging,
                     **states,

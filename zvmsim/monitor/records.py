@@ -587,6 +587,9 @@ class MRUSEACT(Record):
     hf_pga: int = 0
     hf_lim: int = 0
     hf_oth: int = 0
+    # HF samples that found the user active: it had used processor time since
+    # the sample before, or was running, waiting for a CPU or in a non-idle wait
+    hf_act: int = 0
 
 
 # ---- Domain 6: I/O (sample) ------------------------------------------------

@@ -5,9 +5,13 @@ Where Perfkit ends a USER row with the user's status (``XC, CL3,DIS``),
 zvmsim shows the user's working set and resident pages instead.
 USTAT divides each user's high-frequency state samples by the number of
 samples: a share of *observations*, not of time, exactly as on z/VM — an
-interval with no sample at all shows dots. The ``>System<`` row is the
-average per user, not a total. USTATLOG gives the same shares per monitor
-interval, with a ``>>Mean>>`` row first, for each user (or the one chosen).
+interval with no sample at all shows dots. %ACT is not the complement of
+%DM: it is the share of samples that found the user *active*, working or
+having used the processor since the sample before, so a server idling in the
+dispatch list between rare bits of work is in queue (%TIW) but seldom active.
+The ``>System<`` row is the average per user, not a total. USTATLOG gives
+the same shares per monitor interval, with a ``>>Mean>>`` row first, for
+each user (or the one chosen).
 """
 
 from __future__ import annotations
@@ -36,7 +40,9 @@ SYSTEM_ROW = ">System<"
 
 # The sampled wait states, in USTAT's column order, as the user record carries them.
 STATES = tuple(
-    name[3:] for name in MRUSEACT.counters() if name.startswith("hf_") and name != "hf_samples"
+    name[3:]
+    for name in MRUSEACT.counters()
+    if name.startswith("hf_") and name not in ("hf_samples", "hf_act")
 )
 
 
@@ -112,10 +118,22 @@ def build_user(run: RunData, intervals: list[Interval], user: str | None) -> pd.
 
 
 def ustat_shares(c: dict) -> dict:
-    """%ACT and the share of samples in each state; dots if nothing was sampled."""
+    """%ACT and the share of samples in each state; dots if nothing was sampled.
+
+    %ACT is not the complement of %DM: a sample finds the user *active* when it
+    used processor time since the sample before or is in a working state
+    (running, CPU, page, I/O or simulation wait). A server idling in the
+    dispatch list between rare bits of work is in queue (%TIW) but seldom
+    active, as the seed's TCPIP (in test idle in 99% of the samples, active in
+    4%) shows. Records without the count (older files) fall back to 100 - %DM.
+    """
     n = c["hf_samples"]
     pct = {f"pct_{s}": (100.0 * c[f"hf_{s}"] / n if n else float("nan")) for s in STATES}
-    return {"pct_act": 100.0 - pct["pct_dm"], **pct}
+    if "hf_act" in c:
+        act = 100.0 * c["hf_act"] / n if n else float("nan")
+    else:
+        act = 100.0 - pct["pct_dm"]
+    return {"pct_act": act, **pct}
 
 
 def queue_shares(c: dict) -> dict:

@@ -1,0 +1,70 @@
+"""CMS service machines (dormant between wakes), USTAT's %ACT, and TCP's ACKs."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+import zvmsim
+from zvmsim.api import report
+from zvmsim.calibration import load_calibration
+from zvmsim.cp.vmdbk import Vmdbk
+from zvmsim.cp.vswitch import VSwitch
+from zvmsim.errors import ZvmsimError
+from zvmsim.hardware.channels import Chpid
+from zvmsim.perfkit import reduce
+
+
+@cache
+def _fine():
+    return reduce(zvmsim.simulate("fine", {}, seed=1))
+
+
+def _switch() -> VSwitch:
+    cal = load_calibration()
+    return VSwitch("VSW", "0600", "DTCVSW1", Chpid("11", "OSD", cal.channels["OSD"]), cal.vswitch)
+
+
+def _ustat(userid: str):
+    frame = report(_fine(), "FCX114").frame
+    return frame[frame["userid"] == userid].iloc[0]
+
+
+def test_a_service_machine_sleeps_between_its_wakes() -> None:
+    perfsvm = _ustat("PERFSVM")
+    assert perfsvm["pct_dm"] > 80  # dropped after CP's test-idle time
+    assert 0 < perfsvm["pct_act"] < 20  # active only around its once-a-minute wake
+
+
+def test_act_is_not_the_complement_of_dm() -> None:
+    tcpip = _ustat("TCPIP")  # in queue on its timer, using a little CPU each second
+    assert tcpip["pct_dm"] == 0 and tcpip["pct_act"] == pytest.approx(100.0)
+    idle = _ustat("SVM1")
+    assert idle["pct_act"] == 0 and idle["pct_dm"] == 100
+
+
+def test_a_service_machine_needs_a_reason_to_wake() -> None:
+    from zvmsim.guests.service import CmsService
+
+    machine = zvmsim.Machine(zvmsim.load_scenario("fine").config(), seed=1)
+    vm = next(iter(machine.users.values()))
+    with pytest.raises(ZvmsimError, match="timer_s or work_s"):
+        CmsService(machine, vm, {"cpu_ms": 1.0}, machine.streams.stream("x"))
+
+
+@pytest.mark.parametrize(
+    ("nbytes", "acks"),
+    [(100, (0, 1)), (1500, (0, 1)), (3000, (1, 0)), (4000, (1, 1)), (8192, (2, 1))],
+)
+def test_tcp_acks_every_second_full_segment(nbytes: int, acks: tuple[int, int]) -> None:
+    assert _switch().acks(nbytes) == acks
+
+
+def test_a_response_brings_its_acks_back() -> None:
+    switch = _switch()
+    user = Vmdbk("LINUX1")
+    switch.exchange(user, 8192, 300, 52)
+    # 6 segments out, 1 in; the far end ACKs 3 times, the guest's ACK rides the response
+    assert (switch.out_packets, switch.in_packets) == (6, 1 + 3)
+    assert switch.in_bytes == 300 + 3 * 52

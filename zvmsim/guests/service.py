@@ -1,0 +1,61 @@
+"""CMS service machines: servers that sleep until work or their timer wakes them.
+
+A CMS server (the performance monitor, accounting, backup, the SFS file pool)
+waits in an enabled wait with nothing to do most of the time. Unlike a Linux
+guest it has no 100 Hz timer: when it goes idle, CP keeps it in the dispatch
+list for the test-idle time (``test_idle_s`` of the CP calibration) in case
+work comes back at once, then drops it; it is dormant until the next wake.
+
+A wake comes from the server's own timer (``timer_s``: every so many seconds,
+e.g. the performance monitor's collection each monitor sample interval), or
+from work arriving at random (``work_s``: the mean gap between requests). Each
+wake costs ``cpu_ms`` of processor time. With ``timer_s`` set to
+``"sample"`` (``-1``) the timer is the monitor's sample interval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+from ..errors import ZvmsimError
+from .base import Workload
+
+__all__ = ["CmsService"]
+
+
+class CmsService(Workload):
+    """A CMS server: dormant between wakes by its timer or by work."""
+
+    PARAMS = {"timer_s": 0.0, "work_s": 0.0, "cpu_ms": 5.0}
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        timer = self.p["timer_s"]
+        if timer < 0:  # the monitor's sample interval
+            timer = float(self.machine.config.monitor.sample_interval)
+        if timer <= 0 and self.p["work_s"] <= 0:
+            raise ZvmsimError(f"user {self.vm.userid}: a service machine needs timer_s or work_s")
+        if self.p["cpu_ms"] < 0:
+            raise ZvmsimError(f"user {self.vm.userid}: cpu_ms must not be negative")
+        self.timer = timer
+
+    def _next_wake(self, now: float, timer_at: float) -> float:
+        work = self.p["work_s"]
+        wake = now + self.rnd.expovariate(1.0 / work) if work > 0 else float("inf")
+        return min(wake, timer_at)
+
+    def run(self) -> Generator:
+        m, vm, rnd = self.machine, self.vm, self.rnd
+        env = m.env
+        timer_at = env.now + rnd.uniform(0.0, self.timer) if self.timer > 0 else float("inf")
+        cpu_s = self.p["cpu_ms"] / 1000.0
+        wake = self._next_wake(env.now, timer_at)
+        yield env.timeout(wake - env.now)
+        while True:
+            if env.now >= timer_at - 1e-12:
+                timer_at += self.timer
+            m.add_to_dispatch_list(vm)
+            yield m.processors.run(vm, cpu_s * (0.5 + rnd.random()), 0.0)
+            wake = self._next_wake(env.now, timer_at)
+            yield from self.test_idle(max(0.0, wake - env.now))
