@@ -100,10 +100,12 @@ KNOWN_ROW_MISSES: dict[tuple[str, str, str, str], str] = {
         "are not modelled"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", ">>Mean>>", "pct_busy"): (
-        "ours 6.0%: T/V is fitted (vdisk_us_per_block) and the formatting pace was "
-        "sized on the paging I/O rate, so total busy is what is left; the seed's 10.3% "
-        "needs about 1.7 times the VDISK blocks formatted a second, or CP work "
-        "besides the VDISK I/O that the model lacks"
+        "ours 6.0%: T/V is fitted (vdisk_us_per_block), so the busy follows the VDISK "
+        "blocks formatted a second; the seed's 10.3% needs about 1.7 times as many. The "
+        "pace was sized on the paging I/O rate, which now runs at .6 a second per volume "
+        "(seed .8-1.3); a shorter use time (use_s 5 instead of 10) raises the busy to 7% "
+        "but stops the overflow to paging DASD altogether: the two cannot be had together "
+        "without resizing storage, a choice not made on this row"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "paging volumes", "conn_ms"): (
         "ours 4.4 ms: CP writes 8-page blocks to these nearly empty volumes where the "
@@ -122,10 +124,12 @@ KNOWN_ROW_MISSES: dict[tuple[str, str, str, str], str] = {
         "(the time the device is reserved while its I/O waits for the channel)"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "XXPG*", "block_size"): (
-        "ours 8 pages: CP's write block is bounded by the free slots it finds at the "
-        "cursor and by the pages it has gathered; the seed's 14 on 2-3%-used volumes "
-        "needs the blocking factor to grow when a volume is nearly empty and the "
-        "write queue long (issue 18 section 6)"
+        "ours 8 pages: a write I/O carries at most block_pages_max = 8 pages, fitted on "
+        "the thrasher's 7 pages a write; the seed's 14 on these 2-3%-used volumes (and "
+        "11-12 on the sequel's 3390-9s) lies above that cap. Reaching it needs a model "
+        "of how many pages of a segment CP steals together (VDISK formatting fills whole "
+        "segments, the thrasher's and the undersized LPAR's guests, with block sizes 2-7, "
+        "do not), not a per-volume rule; storage.py builds the blocks"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "XXPG*", "pct_alloc"): (
         "ours 100%: our allocator finds room on every look at a nearly empty volume; "
@@ -138,9 +142,9 @@ KNOWN_ROW_MISSES: dict[tuple[str, str, str, str], str] = {
         "seed's are 11-12, so the same pages take more I/Os"
     ),
     ("paging_difficulties", "phase=full-volumes", "CFD0*", "block_size"): (
-        "ours about 7.7: the write block is bounded by the pages CP has gathered for "
-        "one volume; the seed's 11-12 on the nearly empty 3390-9s needs CP to build "
-        "bigger blocks for the volume it prefers (issue 18 section 6)"
+        "ours about 7.7: a write I/O carries at most block_pages_max = 8 pages (fitted "
+        "on the thrasher); the seed's 11-12 lies above that cap (see the vdisk-format "
+        "phase's block_size)"
     ),
     ("paging_difficulties", "phase=full-volumes", "XXPG*", "serv_ms"): (
         "ours 4.5 ms a page: each 4-page block rides a one-at-a-time ESCON channel "
