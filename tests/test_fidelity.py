@@ -68,10 +68,6 @@ def test_every_row_has_a_role() -> None:
     assert {row["role"] for row in ROWS} <= set(ROLES)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 18 goes on: 106 of 181 rows (59%) are predictions; the goal is 60%",
-)
 def test_most_rows_are_predictions() -> None:
     share = sum(row["role"] == "prediction" for row in ROWS) / len(ROWS)
     assert share >= PREDICTION_GOAL, f"{share:.0%} of the rows are predictions"
