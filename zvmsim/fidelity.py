@@ -55,6 +55,35 @@ def load_targets(folder: Path = TARGETS_DIR) -> list[dict[str, str]]:
 
 
 KNOWN_MISSES: dict[tuple[str, str, str], str] = {  # (case, knobs, column) -> why
+    ("memory63", "workload=apache-paging", "itr ratio 6.3/6.2"): (
+        "ours 1.40 (seeds 1-3) against 1.017: on 6.2 our Apache servers cost CP far more "
+        "than on 6.3 (FCX225 %Busy 11.5 against 8.4, T/V 1.77 against 1.27: reorder of "
+        "64 1 GB guests and XSTORE moves), while the talk's 6.2 used the processors about "
+        "as much per request as its 6.3; suspected: 6.2's paging split (below) and a 6.2 "
+        "CP cost per page moved that is too high for this workload"
+    ),
+    ("memory63", "workload=apache-paging;release=6.2", "dasd_total"): (
+        "ours 6580/6600/6480 DASD pages/s (seeds 1-3) against 4197 (1/8 of 33574): 6.2 "
+        "sends too much to DASD and too little to XSTORE (issue 18 section 6: '6.2's "
+        "split of paging between XSTORE and DASD'; the 6.2 path is zvmsim.cp.storage)"
+    ),
+    ("memory63", "workload=apache-paging;release=6.2", "pgin_pgout"): (
+        "ours 6770/6850/6650 XSTORE pages/s (seeds 1-3) against 10311 (1/8 of 82489): "
+        "the same 6.2 split of paging between XSTORE and DASD"
+    ),
+    ("memory63", "workload=sweet-spot;release=6.3", "dasd_reads"): (
+        "ours 0 against 122.7 (1/8 of 981.3): the scaled Sweet Spot (46.5 GB) fits in "
+        "6.3's 48 GB and pages nothing (issue 18 section 4). Measured: growing group 4 "
+        "to 1472 MB a guest (47.3 GB in all) gives 14 reads/s, to 1536 MB (48 GB) 331 "
+        "reads and 626 early writes/s, but each step also breaks the 6.2 calibration "
+        "(group 1's ratio 2.6-2.7 against 1.969 +-20%: 6.2's DASD writes go from 0 to "
+        "3000-4500/s); the groups would have to be refitted together"
+    ),
+    ("memory63", "workload=sweet-spot;release=6.3", "dasd_writes"): (
+        "ours 0 against 75.4 (1/8 of 603.3): as for the reads; when it does page (see "
+        "above) our early writes outnumber the reads (626 against 331/s) where the "
+        "talk's reads outnumber its writes"
+    ),
     ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "pct_busy"): (
         "the seed's 'after' figures come from another day with lighter guests "
         "(about 0.40 against 0.75 IFL of virtual time); the simulation runs the "
@@ -134,6 +163,18 @@ def _release_ratio(row: dict, seed: int, run_data) -> list[float]:
     return [_throughput(row, new) / _throughput(row, old)]
 
 
+def _knob_ratio(row: dict, seed: int, run_data) -> list[float]:
+    """A figure with one set of knobs over the same figure with another:
+    ``resp_ms ratio mdc=track/mdc=record`` (``,`` between several knobs of a side)."""
+    base, sides = row["column"].split(" ratio ")
+    figures = []
+    for side in sides.split("/"):
+        knobs = {**knobs_of(row["knobs"]), **knobs_of(side.replace(",", ";"))}
+        run = run_data(row["scenario"], seed, **knobs)
+        figures.append(_observed({**row, "column": base}, run)[0])
+    return [figures[0] / figures[1]]
+
+
 def _observed(row: dict, run: RunData) -> list[float]:
     if row["entity"] == "paging volumes":
         return _paging_volumes(row, run)
@@ -166,9 +207,11 @@ def _observed(row: dict, run: RunData) -> list[float]:
     if row["report"] == "FCX100":  # the processors' mean (per processor)
         frame = report(run, "FCX100").frame
         return [float(frame[frame["cpu"] != ">>Total<<"][row["column"]].mean())]
-    if row["report"] == "FCX240":
+    if row["report"] == "FCX240":  # "out_bytes_rate (MB/s)": in the seed's megabytes
         frame = report(run, "FCX240").frame
-        return [float(frame[frame["addr"] == row["entity"]].iloc[0][row["column"]])]
+        column, *unit = row["column"].split()
+        value = float(frame[frame["addr"] == row["entity"]].iloc[0][column])
+        return [value / 1e6 if unit == ["(MB/s)"] else value]
     if row["report"] == "FCX231":
         frame = report(run, "FCX231").frame
         return [float(frame[frame["chpid"] == row["entity"]].iloc[0][row["column"]])]
@@ -209,9 +252,12 @@ def _observed(row: dict, run: RunData) -> list[float]:
 
 
 def within(value: float, target: float, tolerance: str) -> bool:
-    """Whether *value* meets *target* within a row's tolerance (``0.2``, ``abs 2``, ``above``)."""
+    """Whether *value* meets *target* within a row's tolerance
+    (``0.2``, ``abs 2``, ``above``, ``below``)."""
     if tolerance == "above":  # the seed gives a bound ("above 100%")
         return value > target
+    if tolerance == "below":  # ... or says a figure falls ("decreased overhead")
+        return value < target
     if tolerance.startswith("abs"):
         return abs(value - target) <= float(tolerance.split()[1])
     return abs(value - target) <= float(tolerance) * abs(target)
@@ -221,6 +267,8 @@ def observed(row: dict[str, str], seed: int, run_data: RunGetter) -> list[float]
     """The figures of *row* in the simulation with *seed* (one, or one per entity named)."""
     if row["column"].endswith("ratio 6.3/6.2"):
         return _release_ratio(row, seed, run_data)
+    if " ratio " in row["column"] and "=" in row["column"]:
+        return _knob_ratio(row, seed, run_data)
     return _observed(row, run_data(row["scenario"], seed, **knobs_of(row["knobs"])))
 
 
