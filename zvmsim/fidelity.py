@@ -71,19 +71,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {  # (case, knobs, column) -> wh
         "ours 6770/6850/6650 XSTORE pages/s (seeds 1-3) against 10311 (1/8 of 82489): "
         "the same 6.2 split of paging between XSTORE and DASD"
     ),
-    ("memory63", "workload=sweet-spot;release=6.3", "dasd_reads"): (
-        "ours 0 against 122.7 (1/8 of 981.3): the scaled Sweet Spot (46.5 GB) fits in "
-        "6.3's 48 GB and pages nothing (issue 18 section 4). Measured: growing group 4 "
-        "to 1472 MB a guest (47.3 GB in all) gives 14 reads/s, to 1536 MB (48 GB) 331 "
-        "reads and 626 early writes/s, but each step also breaks the 6.2 calibration "
-        "(group 1's ratio 2.6-2.7 against 1.969 +-20%: 6.2's DASD writes go from 0 to "
-        "3000-4500/s); the groups would have to be refitted together"
-    ),
-    ("memory63", "workload=sweet-spot;release=6.3", "dasd_writes"): (
-        "ours 0 against 75.4 (1/8 of 603.3): as for the reads; when it does page (see "
-        "above) our early writes outnumber the reads (626 against 331/s) where the "
-        "talk's reads outnumber its writes"
-    ),
     ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "pct_busy"): (
         "the seed's 'after' figures come from another day with lighter guests "
         "(about 0.40 against 0.75 IFL of virtual time); the simulation runs the "
@@ -92,13 +79,13 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {  # (case, knobs, column) -> wh
     ("memory63", "workload=sweet-spot;release=6.3", "pct_sys"): (
         "no mechanism the talk documents reaches 4.7%: its FCX143 example from its "
         "384 GB 6.3 system (2013/10/15 09:28, aging list 7787M = 2% of DPA) shows "
-        "981 DASD page reads and 603 writes a second, 198 at "
-        "our 1/8 scale, and 4.7% of four processors over 198 pages/s would be about "
-        "950 us of CP time per page moved (z/VM's paging path is tens of us). The "
-        "scaled Sweet Spot fits in 48 GB and pages nothing (system time about 0); "
-        "made bigger until 6.3 pages over 2,000 pages/s (11 times the talk's rate) it "
-        "shows 0.2%, and 6.3's demand scan at central_gb=46 invalidates 2,700 pages/s "
-        "for 0.1%. The rest of the talk's 4.7% is CP system work it does not describe "
+        "981 DASD page reads and 603 writes a second. The scaled Sweet Spot now pages "
+        "at that rate (about 122 reads and 90 early writes/s, 1/8 scale), and the 6.3 "
+        "work CP does for it, unattributed (demand-scan visits and trial invalidation, "
+        "reclaims, paging I/O and its interrupts), comes to about 0.02% of each "
+        "processor (capture ratio .9998). 4.7% of four processors over 210 pages/s "
+        "would be about 900 us of CP time per page moved (z/VM's paging path is tens of "
+        "us). The rest of the talk's 4.7% is CP system work it does not describe "
         "(dispatcher, scheduler and other locks on the full-size machine); putting it "
         "in would mean copying the figure into a constant"
     ),
