@@ -61,13 +61,6 @@ BROKEN: dict[str, str] = {
         "paging path (XSTORE full or the demand scan stalls) rather than a resource the "
         "reports show saturated"
     ),
-    "memory63-central_gb-FCX225-tv_ratio": (
-        "T/V 1.69/1.62/1.64 at 8 GB (seeds 1-3) -> 2.12/2.15/2.15 at 24 GB -> 1.05 at 48 "
-        "and 96: more central storage raises T/V between 8 and 24 GB; suspected: 6.3's "
-        "storage management (trial invalidation over a DPA three times larger, the aging "
-        "list at 2% of it) costs CP more per page than the paging it saves, or at 8 GB "
-        "the guests wait so long on paging that their virtual time falls less than CP's"
-    ),
     "reorder-large_guests-TXN->>All<<-resp_ms": (
         "the small guests' response 38/28/37 ms (1 large guest, seeds 1-3) -> 30/22/36 "
         "(2) -> 9.3/10.9/22.6 (3): more large guests make the small ones faster; "

@@ -239,7 +239,11 @@ class Storage63(Storage):
             space.ibr = space.pnr = 0
         valid = space.valid
         allowance = max(0, space.resident - space.aged - space.reserved)
-        step = force if force else max(1, int(space.resident * self.take_share))
+        # a little of every user, by its size, less the more of what it has it is
+        # touching (its estimated touch rate: the share of its valid pages in use)
+        hot = min(space.wss, valid)
+        cold_share = (valid - hot) / valid if valid else 0.0
+        step = force if force else max(1, int(space.resident * self.take_share * cold_share))
         k = min(valid, allowance, step)
         if k <= 0:
             return pushed
@@ -251,7 +255,6 @@ class Storage63(Storage):
             self.agelist.push(space, k, written)
             pushed += k
         else:
-            hot = min(space.wss, valid)
             k_hot = round(k * hot / valid)
             space.reval += k_hot
             space.ibr += k - k_hot
