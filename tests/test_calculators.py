@@ -41,7 +41,7 @@ def test_paging_space_follows_the_talks_formula() -> None:
 def test_paging_space_for_a_run(run_data) -> None:
     run = run_data("memory63", workload="sweet-spot", release="6.3")
     plan = paging_space_for(run)
-    assert plan.virtual_gb == pytest.approx(2 * 10 + 4 * 4 + 6 * 0.5 + 6 * 1.25)
+    assert plan.virtual_gb == pytest.approx(2 * 10 + 4 * 4 + 6 * 0.5 + 6 * 1498 / 1024)
     assert plan.system_gb == pytest.approx(4.0)  # 10% of 48 GB is more than 4
 
 

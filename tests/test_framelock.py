@@ -53,4 +53,6 @@ def test_memory63_spins_on_62_and_not_on_63(run_data) -> None:
         return float(mean.iloc[0]["pct_spin"])
 
     assert spin("6.2") > 1.0
-    assert spin("6.3") == 0.0
+    # 6.3's scan holds the lock only to put the frames it reclaimed on the lists:
+    # with the Sweet Spot paging a little, a trace of spin at most
+    assert spin("6.3") < 0.01

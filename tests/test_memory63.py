@@ -69,7 +69,10 @@ def test_early_writes_off_reclaims_changed_pages_not_ready() -> None:
     steal_on = zvmsim.report(on, "FCX296").frame.iloc[0]
     steal_off = zvmsim.report(off, "FCX296").frame.iloc[0]
     assert steal_on["not_ready"] == 0 and steal_on["ready"] > 0  # written before they got there
-    assert steal_off["not_ready"] > 0.5 * (steal_off["ready"] + steal_off["not_ready"])
+    # the changed ones wait for their write: about the guests' write share (50%) of
+    # the cold pages reclaimed (the hot set, changed all the time, is not reclaimed)
+    share = steal_off["not_ready"] / (steal_off["ready"] + steal_off["not_ready"])
+    assert 0.4 < share < 0.6
 
 
 def test_a_bigger_aging_list_catches_more_pages_before_they_are_lost() -> None:

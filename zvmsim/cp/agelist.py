@@ -79,13 +79,21 @@ class AgeList:
     def revalidate(self, space: Space) -> bool:
         """A page of *space* on the list is touched: it leaves the list, valid again.
 
-        The page is taken from the space's oldest chunk (the one nearest the
-        bottom). Returns whether it had a valid copy on auxiliary storage.
+        The touched page is taken from the space's newest chunk (the one
+        nearest the top): a guest touches again the pages it used lately, so
+        the pages it revalidates are mostly ones aged a moment ago, not yet
+        written early (the talk's FCX297: 562 changed pages/s revalidated
+        before any write against 5 after one). Returns whether it had a valid
+        copy on auxiliary storage.
         """
         own = space.age_chunks
         while own[0][1] == 0:
             own.popleft()
         chunk = own[0]
+        for newer in reversed(own):
+            if newer[1] > 0:
+                chunk = newer
+                break
         written = space.rnd.random() * chunk[1] < chunk[2]
         chunk[1] -= 1
         space.aged -= 1
@@ -132,7 +140,8 @@ class AgeList:
         """With early writes on: changed pages near the bottom to write now.
 
         Walks up from the bottom through ``prewrite_share`` of the target and
-        marks every changed page there written; returns (space, pages) to write.
+        marks every changed page there written (of a chunk reaching above the
+        zone, the share inside it); returns (space, pages) to write.
         """
         if not self.early_writes:
             return []
@@ -143,15 +152,30 @@ class AgeList:
             if seen >= depth:
                 break
             space, pages, written = chunk
+            inside = min(pages, depth - seen)  # a chunk may reach above the zone
             seen += pages
             dirty = pages - written
+            if inside < pages:  # only the part in the zone is written: its share
+                dirty = round(dirty * inside / pages)
             if dirty > 0:
-                chunk[2] = pages
+                chunk[2] += dirty
                 space.aged_written += dirty
                 self.written += dirty
                 self.early += dirty
                 out.append((space, dirty))
         return out
+
+    def mark_written(self, space: Space, share: float) -> int:
+        """*share* of the unwritten pages of *space* on the list have a current copy
+        on auxiliary storage after all (a past the guest brings); returns how many."""
+        marked = 0
+        for chunk in space.age_chunks:
+            k = round((chunk[1] - chunk[2]) * share)
+            chunk[2] += k
+            marked += k
+        space.aged_written += marked
+        self.written += marked
+        return marked
 
     def drop_space(self, space: Space) -> None:
         """*space* is destroyed: its chunks leave the list."""

@@ -225,26 +225,36 @@ class Storage63(Storage):
         self.visits += 1
         pushed = space.ibr + space.pnr
         if pushed:
-            others = space.resident - space.aged - space.pnr  # valid and ibr
-            clean_ibr = round(space.ibr * max(0, space.clean - space.pnr) / max(1, others))
+            # the pages with a current copy on DASD are cold ones (read and not
+            # changed since, or written early): the hot set is touched, and
+            # changed, all the time. So the invalidated pages are as clean as
+            # the cold part of the space, not as the whole of it.
+            cold = space.valid - min(space.wss, space.valid) + space.ibr
+            clean_ibr = min(
+                space.ibr, round(space.ibr * max(0, space.clean - space.pnr) / max(1, cold))
+            )
             written = space.pnr + clean_ibr
             space.clean -= written
             self.agelist.push(space, pushed, written)
             space.ibr = space.pnr = 0
         valid = space.valid
         allowance = max(0, space.resident - space.aged - space.reserved)
-        step = force if force else max(1, int(space.resident * self.take_share))
+        # a little of every user, by its size, less the more of what it has it is
+        # touching (its estimated touch rate: the share of its valid pages in use)
+        hot = min(space.wss, valid)
+        cold_share = (valid - hot) / valid if valid else 0.0
+        step = force if force else max(1, int(space.resident * self.take_share * cold_share))
         k = min(valid, allowance, step)
         if k <= 0:
             return pushed
         space.inval += k
         if force:
-            written = round(k * space.clean / max(1, valid))
+            cold = valid - min(space.wss, valid)  # the clean pages are cold ones (above)
+            written = min(k, space.clean, round(k * space.clean / max(1, cold)))
             space.clean -= written
             self.agelist.push(space, k, written)
             pushed += k
         else:
-            hot = min(space.wss, valid)
             k_hot = round(k * hot / valid)
             space.reval += k_hot
             space.ibr += k - k_hot
@@ -411,6 +421,16 @@ class Storage63(Storage):
     def history_clean(self, space: Space, n: int) -> None:
         """*n* resident pages of *space* were paged out and in long ago and not changed
         since: each keeps its slot, with a current copy there (a past, no I/O)."""
+        # pages the scan already put on the aging list while the guest was being
+        # built share that past: as many of them, in proportion, have their copy
+        cold = space.resident - min(space.wss, space.resident)
+        if space.aged and cold > 0:
+            share = min(1.0, n / cold)
+            aged = self.agelist.mark_written(space, share)
+            n -= aged
+            for volume, k in self.paging.spread(aged):
+                space.dasd_on[volume] = space.dasd_on.get(volume, 0) + k
+            space.slotted += aged
         n = max(0, min(n, space.valid - space.clean))
         for volume, k in self.paging.spread(n):
             space.dasd_on[volume] = space.dasd_on.get(volume, 0) + k
@@ -459,8 +479,8 @@ class Storage63(Storage):
 
     def _dirty(self, space: Space) -> None:
         """A valid page is changed: if its DASD copy was current, it no longer is."""
-        base = space.resident - space.aged
-        if space.clean and self.rnd.random() * base < space.clean:
+        base = space.resident - space.aged - min(space.wss, space.valid)  # the cold part
+        if space.clean and self.rnd.random() * max(1, base) < space.clean:
             space.clean -= 1
 
     def keep_hot(self, user: Vmdbk, space: Space) -> Generator:
