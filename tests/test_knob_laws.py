@@ -55,7 +55,12 @@ BROKEN: dict[str, str] = {
         "so each burst is sampled once or not at all. Pacing alone would not help (an "
         "estimate): with writes spread out the queue falls to about 0.3 (25% busy "
         "volumes) and high_frames no longer moves it, so the seed's queue of 3 (a "
-        "calibration row) could not be refitted"
+        "calibration row) could not be refitted. Measured (issue 18, mechsteal, branch "
+        "mechsteal-pacing-experiment): queueing each block when the scan reaches it (the "
+        "scan is 4.1 s of CP time, 5.1 M frames at 0.8 us) gives a queue of 0.36/0.46/0.44 "
+        "(seeds 1-3, 240 s) and MLOAD 13 ms, makes the paging_volumes law hold, but this "
+        "law still fails at 120 s (seed 1: 0.37 at 4 GB, 0.93 at 8) and the Paging "
+        "difficulties ESCON pend falls from 55 to 37 ms: the seeds' queues need the bursts"
     ),
     "undersized-lpar-paging_volumes-FCX109-queue_len": (
         "the same scan bursts: seed 3 goes 1.33 (25 volumes) -> 2.29 (40) at 120 s while "
