@@ -218,3 +218,36 @@ def test_a_page_coming_in_from_xstore_is_not_migrated_by_the_scan_it_starts() ->
         assert space.table.loc.count(XST) == space.xstor
         assert space.table.loc.count(DASD) == space.dasd
     assert sum(sp.xstor for sp in st.spaces) == st.xstore_used
+
+
+def _walked(st: Storage, name: str, faults: int, cpu_s: float) -> Space:
+    """A dispatched guest with a page table: 60 resident pages, 10 of them
+    referenced since the scan last looked; *faults* page faults over *cpu_s*."""
+    space = _guest(st, name, 80, RUN, detailed=True)
+    st.quiet = True
+    st.first_touch_range(space, 0, 60)
+    st.quiet = False
+    space.table.ref[:] = bytes(len(space.table.ref))  # type: ignore[union-attr]
+    space.table.ref[50:60] = b"\x01" * 10  # type: ignore[union-attr]
+    space.referenced = 10
+    space.vm.page_faults, space.vm.tcpu_s = faults, cpu_s  # type: ignore[union-attr]
+    return space
+
+
+def test_a_user_faulting_its_pages_in_keeps_them_in_its_projected_wss() -> None:
+    """CP's WSS projection: a user paging like a loading user holds its working set;
+    another user's projection moves halfway to the pages it referenced."""
+    st = _storage(frames=200, xstore=50)
+    slice_s = st.processors.slice_s
+    loading = _walked(st, "LOADING", faults=100, cpu_s=10 * slice_s)
+    quiet = _walked(st, "QUIET", faults=1, cpu_s=10 * slice_s)
+    st.visit(loading)
+    st.visit(quiet)
+    assert loading.wss == loading.resident == 60
+    assert quiet.wss == 10 // 2
+    # pass 1 takes dispatched users' pages only above the projection
+    assert st.steal(loading, loading.resident - loading.wss, True) == 0
+    assert st.steal(quiet, quiet.resident - quiet.wss, True) == 55
+    # the next look judges only the faults since this one: no new faults, no protection
+    st.visit(loading)
+    assert loading.wss == (0 + 60) // 2

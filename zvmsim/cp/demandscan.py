@@ -19,8 +19,10 @@ that is not touched again can be taken by the next pass. With SET REORDER
 ON, every scan also reorders each dispatch-list user that is due (see
 :meth:`~zvmsim.cp.storage.Storage.reorder`): its bits are reset and it is
 stopped while CP walks its frames. For a space with a
-page table, the pass-1 visit also re-estimates the working set from the
-pages referenced since the last visit, then clears every bit. Frames taken in each
+page table, the pass-1 visit also makes CP's new working-set projection
+(:meth:`~zvmsim.cp.storage.Storage.visit`: every page held, for a user
+faulting pages in like a loading user; otherwise halfway to the pages
+referenced since the last visit), then clears every bit. Frames taken in each
 pass are counted for the DEMNDLOG report. The visiting order rotates from one
 scan to the next so no user is always first.
 """

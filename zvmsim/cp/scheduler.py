@@ -47,9 +47,17 @@ import simpy
 
 from .vmdbk import DM, EL, RUN, Vmdbk
 
-__all__ = ["LOADING_FAULTS", "SrmConfig", "Scheduler"]
+__all__ = ["LOADING_FAULTS", "SrmConfig", "Scheduler", "faults_like_loading"]
 
 LOADING_FAULTS = 5  # page faults per dispatch time slice of CPU time that make a user loading
+
+
+def faults_like_loading(faults: int, cpu_s: float, slice_s: float) -> bool:
+    """Whether *faults* page faults over *cpu_s* of the user's CPU time make it a
+    loading user: at least LOADING_FAULTS of them per dispatch time slice."""
+    if faults < LOADING_FAULTS:
+        return False
+    return faults * slice_s >= LOADING_FAULTS * max(cpu_s, slice_s)
 
 
 @dataclass(frozen=True)
@@ -110,8 +118,7 @@ class Scheduler:
         faults = vm.page_faults - vm.faults_at_add
         if vm not in self.dispatch or faults < LOADING_FAULTS:
             return vm.loading  # too little seen of this stay: as at the end of the last
-        cpu = max(vm.tcpu_s - vm.tcpu_at_add, self.slice_s)
-        return faults * self.slice_s >= LOADING_FAULTS * cpu
+        return faults_like_loading(faults, vm.tcpu_s - vm.tcpu_at_add, self.slice_s)
 
     # ---- admission ---------------------------------------------------------
 

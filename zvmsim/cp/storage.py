@@ -25,6 +25,7 @@ import simpy
 from ..errors import ZvmsimError
 from .dispatch import Processors
 from .paging import PagingDevices
+from .scheduler import faults_like_loading
 from .spaces import DASD, MOVING, NEW, RES, XST, Space
 from .vmdbk import Vmdbk
 
@@ -101,6 +102,8 @@ class Storage:
         self._reorder_jitter = path_us.get("reorder_jitter", 0.0)
         self._reorder_gap = path_us.get("reorder_cpu_s", 0.0)
         self._reordered: dict[str, float] = {}  # space -> its owner's CPU time at its last reorder
+        # space -> its owner's page faults and CPU time when the demand scan last looked
+        self._looked: dict[str, tuple[int, float]] = {}
         self.lock: FrameLock | None = (
             None  # the available-list lock (zvmsim.cp.framelock), where modelled
         )
@@ -140,12 +143,35 @@ class Storage:
     # ---- page-outs: called by the scan policy ----------------------------
 
     def visit(self, space: Space) -> None:
-        """Pass-1 look at a space with a page table: new WSS estimate, bits cleared."""
+        """Pass-1 look at a space with a page table: new WSS projection, bits cleared.
+
+        CP projects a dispatched user's working set from what it holds and how
+        it pages. A user that faulted like a loading user since the last look
+        (see :mod:`zvmsim.cp.scheduler`) is building its working set: every
+        page it holds is projected to be in it, so pass 1 takes none of them
+        however long ago it touched them. Any other user's projection moves
+        halfway towards the pages it referenced since the last look.
+        """
         table = space.table
-        space.wss = (space.referenced + space.wss) // 2
+        if self._faulting_in(space):
+            space.wss = space.resident
+        else:
+            space.wss = (space.referenced + space.wss) // 2
         table.ref[:] = bytes(len(table.ref))  # type: ignore[union-attr]
         space.referenced = 0
         self.reorder(space)
+
+    def _faulting_in(self, space: Space) -> bool:
+        """Whether the owner of *space* took page faults like a loading user since
+        the demand scan last looked at it (its first look: since it logged on)."""
+        vm = space.vm
+        if vm is None:
+            return False
+        faults, cpu_s = self._looked.get(space.name, (0, 0.0))
+        self._looked[space.name] = (vm.page_faults, vm.tcpu_s)
+        return faults_like_loading(
+            vm.page_faults - faults, vm.tcpu_s - cpu_s, self.processors.slice_s
+        )
 
     def reorder_due(self, space: Space) -> None:
         """Reorder *space* if it is due, resetting the reference bits of its pages."""
