@@ -9,6 +9,7 @@ stops everything. Skips, saying why, where the proxy cannot be had.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 from pathlib import Path
 
@@ -79,6 +80,48 @@ EDIT = """
 from pathlib import Path
 Path("notebooks/06-pav-mdc.ipynb").write_text('{"edited by": "%s"}')
 """
+
+
+def _bootstrap():
+    spec = importlib.util.spec_from_file_location(
+        "zvmsim_bootstrap", classroom.ROOT / "bootstrap.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Execd(Exception):
+    pass
+
+
+def test_bootstrap_class_runs_the_classroom_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    bs = _bootstrap()
+    started: list[list[str]] = []
+
+    def execv(path: str, args: list[str]) -> None:
+        started.append(args)
+        raise _Execd
+
+    monkeypatch.setattr(bs, "setup", lambda: None)
+    monkeypatch.setattr(bs, "proxy", lambda: None)
+    monkeypatch.setattr(bs.os, "execv", execv)
+    monkeypatch.setattr(bs.os, "chdir", lambda path: None)
+    for argv, expected in ((["class"], ["start"]), (["class", "reset", "ada"], ["reset", "ada"])):
+        with pytest.raises(_Execd):
+            bs.main(argv)
+        assert started[-1][1:] == ["-m", "zvmsim.classroom", *expected]
+
+
+def test_no_npm_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
+    bs = _bootstrap()
+    monkeypatch.setattr(bs, "PROXY", tmp_path / "none")
+    monkeypatch.setattr(bs, "setup", lambda: None)
+    monkeypatch.setattr(bs, "is_root", lambda: False)
+    monkeypatch.setattr(bs.shutil, "which", lambda name: None)
+    assert bs.main(["class"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "apt-get install npm" in err
 
 
 @pytest.fixture()
