@@ -20,12 +20,14 @@ a shared machine shows there). At the end it stops every server and the hub.
 
 It prints one row per N: knob turns, failures, latency median and 95th
 percentile, the first cell's time, memory per student, hub memory, load. The
-largest N whose 95th percentile stays under 3 s is the answer. Bounded: at
+largest N whose 95th percentile stays under 3 s is the answer.
+``--together`` plays the worst case instead: the whole class turns a knob at
+the same moment, every 30 s ("now everybody switch MDC on"). Bounded: at
 most 64 students, 900 s per class, every request with a timeout; it talks to
 127.0.0.1 only and stops everything it started.
 
 Usage: ``python benchmarks/class_load.py [--students 2,4,8] [--duration 180]
-[--seed 1] [--json FILE]``
+[--seed 1] [--together] [--json FILE]``
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ class Student:
 
 
 async def student_session(
-    api: HubAPI, student: Student, duration: float, spawn_timeout: float
+    api: HubAPI, student: Student, duration: float, spawn_timeout: float, together: Barrier | None
 ) -> None:
     """One student's lesson: server, kernel, dashboard, then *duration* s of knob turns."""
     try:
@@ -96,10 +98,15 @@ async def student_session(
             raise RuntimeError(f"dashboard cell: {error}")
     except Exception as exc:  # noqa: BLE001 - a student who never got going is a failure
         student.failures.append(f"start: {exc}"[:200])
+        if together is not None:
+            together.arrive()
         return
+    if together is not None:  # the whole class starts turning at the same moment
+        await together.wait()
     end = time.monotonic() + duration
     try:
-        await asyncio.sleep(student.rng.uniform(0, GAP[1]))  # students do not click in step
+        if together is None:
+            await asyncio.sleep(student.rng.uniform(0, GAP[1]))  # students do not click in step
         while time.monotonic() < end:
             code = student.next_turn()
             t0 = time.monotonic()
@@ -111,7 +118,10 @@ async def student_session(
                 student.failures.append(error[:200])
             else:
                 student.turns.append(time.monotonic() - t0)
-            await asyncio.sleep(student.rng.uniform(*GAP))
+            if together is None:
+                await asyncio.sleep(student.rng.uniform(*GAP))
+            else:  # "now everybody turn a knob": all at once, every 30 s
+                await asyncio.sleep(max(0.0, sum(GAP) / 2 - (time.monotonic() - t0)))
     finally:
         await kernel.close()
 
@@ -162,13 +172,33 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def lesson(hub: ClassServer, students: list[Student], duration: float) -> list[dict]:
+class Barrier:
+    """Released when every student still in the lesson is ready (or has failed)."""
+
+    def __init__(self, parties: int) -> None:
+        self.left = parties
+        self.event = asyncio.Event()
+
+    def arrive(self) -> None:
+        self.left -= 1
+        if self.left <= 0:
+            self.event.set()
+
+    async def wait(self) -> None:
+        self.arrive()
+        await self.event.wait()
+
+
+async def lesson(
+    hub: ClassServer, students: list[Student], duration: float, together: bool = False
+) -> list[dict]:
     api = HubAPI(hub.url, hub.token)
     spawn_timeout = 120 + 15 * len(students)
     samples: list[dict] = []
     done = asyncio.Event()
     watch = asyncio.create_task(sampler(hub, done, samples))
-    sessions = [student_session(api, s, duration, spawn_timeout) for s in students]
+    barrier = Barrier(len(students)) if together else None
+    sessions = [student_session(api, s, duration, spawn_timeout, barrier) for s in students]
     try:
         await asyncio.wait_for(asyncio.gather(*sessions), spawn_timeout + duration + 180)
     except TimeoutError:
@@ -181,7 +211,7 @@ async def lesson(hub: ClassServer, students: list[Student], duration: float) -> 
     return samples
 
 
-def run_class(n: int, duration: float, seed: int) -> dict:
+def run_class(n: int, duration: float, seed: int, together: bool = False) -> dict:
     """One lesson of *n* students; its figures."""
     students = [Student(f"s{i:02d}", random.Random(seed * 1000 + i)) for i in range(1, n + 1)]
     with tempfile.TemporaryDirectory(prefix="zvmsim-class-") as tmp:
@@ -189,7 +219,7 @@ def run_class(n: int, duration: float, seed: int) -> dict:
         hub.start()
         try:
             idle_hub = memory(hub.process.pid)[1]
-            samples = asyncio.run(lesson(hub, students, duration))
+            samples = asyncio.run(lesson(hub, students, duration, together))
         finally:
             hub.stop()
     turns = [t for s in students for t in s.turns]
@@ -240,6 +270,10 @@ def main() -> None:
     parser.add_argument("--students", default="2,4,8", help="class sizes, e.g. 2,4,8,16")
     parser.add_argument("--duration", type=float, default=180, help="seconds of knob turning")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--together", action="store_true",
+        help="everybody turns a knob at the same moment, every 30 s (the worst case)",
+    )  # fmt: skip
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     sizes = [int(v) for v in args.students.split(",")]
@@ -252,7 +286,7 @@ def main() -> None:
     print(HEADER, flush=True)
     results = []
     for n in sizes:
-        results.append(run_class(n, args.duration, args.seed))
+        results.append(run_class(n, args.duration, args.seed, args.together))
         print(row(results[-1]), flush=True)
         for failure in results[-1]["failure_examples"]:
             print(f"    failure: {failure}")
