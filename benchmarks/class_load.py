@@ -69,6 +69,7 @@ class Student:
     knobs: dict = field(default_factory=lambda: dict(START))
     spawn_s: float = 0.0
     first_cell_s: float = 0.0
+    ready_at: float = 0.0  # when the dashboard was up and knob turning began
     turns: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
@@ -96,6 +97,7 @@ async def student_session(
         student.first_cell_s = time.monotonic() - t0
         if error:
             raise RuntimeError(f"dashboard cell: {error}")
+        student.ready_at = time.monotonic()
     except Exception as exc:  # noqa: BLE001 - a student who never got going is a failure
         student.failures.append(f"start: {exc}"[:200])
         if together is not None:
@@ -126,10 +128,10 @@ async def student_session(
         await kernel.close()
 
 
-def memory(hub_pid: int) -> tuple[dict[str, tuple[float, float]], float, float]:
-    """({student: (RSS MB, PSS MB)} of server plus kernels, hub RSS MB, proxy RSS MB)."""
+def memory(hub_pid: int) -> tuple[dict[str, tuple[float, float, float]], float, float]:
+    """({student: (RSS MB, PSS MB, CPU s)} of server plus kernels, hub RSS MB, proxy RSS MB)."""
     mb = 1024 * 1024
-    students: dict[str, tuple[float, float]] = {}
+    students: dict[str, tuple[float, float, float]] = {}
     hub_rss = proxy_rss = 0.0
     try:
         hub = psutil.Process(hub_pid)
@@ -146,7 +148,10 @@ def memory(hub_pid: int) -> tuple[dict[str, tuple[float, float]], float, float]:
                 name = child.environ().get("JUPYTERHUB_USER", "?")
                 procs = [child, *child.children(recursive=True)]
                 infos = [p.memory_full_info() for p in procs]
-                students[name] = (sum(i.rss for i in infos) / mb, sum(i.pss for i in infos) / mb)
+                cpu = sum(sum(p.cpu_times()[:2]) for p in procs)  # user + system seconds
+                students[name] = (
+                    sum(i.rss for i in infos) / mb, sum(i.pss for i in infos) / mb, cpu
+                )  # fmt: skip
         except psutil.Error:
             continue  # a process that ended between the listing and the look
     return students, hub_rss, proxy_rss
@@ -163,6 +168,17 @@ async def sampler(hub: ClassServer, until: asyncio.Event, samples: list[dict]) -
             await asyncio.wait_for(until.wait(), SAMPLE_EVERY)
         except TimeoutError:
             pass
+
+
+def cpu_share(students: list[Student], samples: list[dict]) -> float:
+    """Mean fraction of a core one student's processes used while turning knobs."""
+    shares = []
+    for s in students:
+        seen = [(x["t"], x["students"][s.name][2]) for x in samples
+                if s.ready_at and x["t"] >= s.ready_at and s.name in x["students"]]  # fmt: skip
+        if len(seen) >= 2 and seen[-1][0] > seen[0][0]:
+            shares.append((seen[-1][1] - seen[0][1]) / (seen[-1][0] - seen[0][0]))
+    return statistics.mean(shares) if shares else float("nan")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -225,7 +241,7 @@ def run_class(n: int, duration: float, seed: int, together: bool = False) -> dic
     turns = [t for s in students for t in s.turns]
     per_student = {}  # each student's peak
     for sample in samples:
-        for name, (rss, pss) in sample["students"].items():
+        for name, (rss, pss, _) in sample["students"].items():
             old = per_student.get(name, (0.0, 0.0))
             per_student[name] = (max(old[0], rss), max(old[1], pss))
     running = [s for s in samples if len(s["students"]) == n] or samples
@@ -244,6 +260,7 @@ def run_class(n: int, duration: float, seed: int, together: bool = False) -> dic
         "hub_idle_rss_mb": idle_hub,
         "hub_rss_mb": max((s["hub_rss"] for s in samples), default=0.0),
         "proxy_rss_mb": max((s["proxy_rss"] for s in samples), default=0.0),
+        "student_cpu_share": cpu_share(students, samples),
         "load1_mean": statistics.mean([s["load1"] for s in running] or [0]),
         "load1_max": max((s["load1"] for s in running), default=0.0),
     }
@@ -251,7 +268,7 @@ def run_class(n: int, duration: float, seed: int, together: bool = False) -> dic
 
 HEADER = (
     f"{'N':>3} {'turns':>5} {'fail':>4} {'median':>7} {'p95':>6} {'max':>6} {'spawn':>6} "
-    f"{'cell1':>6} {'RSS/st':>7} {'PSS/st':>7} {'hub':>5} {'proxy':>5} {'load':>9}"
+    f"{'cell1':>6} {'RSS/st':>7} {'PSS/st':>7} {'CPU/st':>6} {'hub':>5} {'proxy':>5} {'load':>9}"
 )
 
 
@@ -260,7 +277,8 @@ def row(r: dict) -> str:
         f"{r['students']:3d} {r['turns']:5d} {r['failures']:4d} {r['median_s']:6.2f}s "
         f"{r['p95_s']:5.2f}s {r['max_s']:5.2f}s {r['spawn_median_s']:5.1f}s "
         f"{r['first_cell_median_s']:5.1f}s {r['student_rss_mb']:5.0f}MB "
-        f"{r['student_pss_mb']:5.0f}MB {r['hub_rss_mb']:3.0f}MB {r['proxy_rss_mb']:3.0f}MB "
+        f"{r['student_pss_mb']:5.0f}MB {100 * r['student_cpu_share']:5.1f}% "
+        f"{r['hub_rss_mb']:3.0f}MB {r['proxy_rss_mb']:3.0f}MB "
         f"{r['load1_mean']:4.1f}/{r['load1_max']:3.1f}"
     )
 
@@ -282,7 +300,8 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs, {psutil.virtual_memory().total / 2**30:.0f} GiB; "
           f"load average before: {os.getloadavg()[0]:.2f}")  # fmt: skip
     print("latency: knob turn to idle kernel; RSS/PSS: one student's server + kernel (peak);")
-    print("spawn, cell1: median server start and first dashboard cell; load: 1-min mean/max")
+    print("spawn, cell1: median server start and first dashboard cell; load: 1-min mean/max;")
+    print("CPU/st: one student's server + kernel while turning knobs, in % of one core")
     print(HEADER, flush=True)
     results = []
     for n in sizes:
