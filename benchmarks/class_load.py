@@ -70,6 +70,7 @@ class Student:
     spawn_s: float = 0.0
     first_cell_s: float = 0.0
     ready_at: float = 0.0  # when the dashboard was up and knob turning began
+    done_at: float = 0.0  # when knob turning ended (before the kernel is closed)
     turns: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
@@ -125,6 +126,7 @@ async def student_session(
             else:  # "now everybody turn a knob": all at once, every 30 s
                 await asyncio.sleep(max(0.0, sum(GAP) / 2 - (time.monotonic() - t0)))
     finally:
+        student.done_at = time.monotonic()
         await kernel.close()
 
 
@@ -175,7 +177,7 @@ def cpu_share(students: list[Student], samples: list[dict]) -> float:
     shares = []
     for s in students:
         seen = [(x["t"], x["students"][s.name][2]) for x in samples
-                if s.ready_at and x["t"] >= s.ready_at and s.name in x["students"]]  # fmt: skip
+                if s.ready_at <= x["t"] <= s.done_at and s.name in x["students"]]  # fmt: skip
         if len(seen) >= 2 and seen[-1][0] > seen[0][0]:
             shares.append((seen[-1][1] - seen[0][1]) / (seen[-1][0] - seen[0][0]))
     return statistics.mean(shares) if shares else float("nan")
