@@ -37,6 +37,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import statistics
 import tempfile
 import time
@@ -229,8 +230,10 @@ async def lesson(
     return samples
 
 
-def run_class(n: int, duration: float, seed: int, together: bool = False) -> dict:
-    """One lesson of *n* students; its figures."""
+def run_class(
+    n: int, duration: float, seed: int, together: bool = False, keep_log: Path | None = None
+) -> dict:
+    """One lesson of *n* students; its figures. The hub's log goes to *keep_log* on failures."""
     students = [Student(f"s{i:02d}", random.Random(seed * 1000 + i)) for i in range(1, n + 1)]
     with tempfile.TemporaryDirectory(prefix="zvmsim-class-") as tmp:
         hub = ClassServer(Path(tmp), [s.name for s in students])
@@ -240,6 +243,8 @@ def run_class(n: int, duration: float, seed: int, together: bool = False) -> dic
             samples = asyncio.run(lesson(hub, students, duration, together))
         finally:
             hub.stop()
+            if keep_log and any(s.failures for s in students):
+                shutil.copyfile(hub.log, keep_log)
     turns = [t for s in students for t in s.turns]
     per_student = {}  # each student's peak
     for sample in samples:
@@ -294,7 +299,9 @@ def main() -> None:
         "--together", action="store_true",
         help="everybody turns a knob at the same moment, every 30 s (the worst case)",
     )  # fmt: skip
-    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--json", type=Path, help="also write the figures here (and the hub's log, on failures)"
+    )
     args = parser.parse_args()
     sizes = [int(v) for v in args.students.split(",")]
     if not all(1 <= n <= MAX_STUDENTS for n in sizes) or not 30 <= args.duration <= MAX_DURATION:
@@ -307,7 +314,8 @@ def main() -> None:
     print(HEADER, flush=True)
     results = []
     for n in sizes:
-        results.append(run_class(n, args.duration, args.seed, args.together))
+        log = args.json.with_name(f"{args.json.stem}-hub-{n}.log") if args.json else None
+        results.append(run_class(n, args.duration, args.seed, args.together, log))
         print(row(results[-1]), flush=True)
         for failure in results[-1]["failure_examples"]:
             print(f"    failure: {failure}")
