@@ -31,6 +31,9 @@ from tornado.websocket import websocket_connect
 from .classroom import CONFIG_ENV, HUB_CONFIG
 
 HOST = "127.0.0.1"
+# tornado queues requests beyond 10 at a time by default: a class of 24 starting
+# servers at once would time out in this client's queue, not in the hub
+AsyncHTTPClient.configure(None, max_clients=256)
 
 
 def free_port() -> int:
