@@ -4,6 +4,7 @@
     python3 bootstrap.py lab    [jupyter lab options]   # set up, open JupyterLab on notebooks/
     python3 bootstrap.py app    [NOTEBOOK]              # set up, open the notebooks as apps (Voila)
     python3 bootstrap.py test   [pytest options]        # set up, run the whole test suite
+    python3 bootstrap.py class  [reset NAME|passwords]  # set up, serve a class (JupyterHub)
     python3 bootstrap.py setup                          # set up only
 
 Needs only Python 3.11+ (with its ``venv`` and ``ensurepip`` modules: Debian
@@ -12,8 +13,11 @@ into ``.venv`` in this folder; the install is redone only when
 ``pyproject.toml`` changes. Run as root (a container), ``lab`` passes
 ``--allow-root`` to JupyterLab. The browser tests need Chromium at
 /usr/bin/chromium; ``test`` installs Debian's package when it is missing and it
-can (as root, with apt-get). A set-up that cannot work stops with one line
-saying why.
+can (as root, with apt-get). ``class`` serves the notebooks to a class
+through JupyterHub on 127.0.0.1:8000, as ``class/class.toml`` says
+(docs/class.md); it and ``test`` install JupyterHub's configurable-http-proxy
+with npm into ``.venv/chp`` (and Debian's nodejs and npm when they are missing
+and it can). A set-up that cannot work stops with one line saying why.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".zvmsim-installed"
 CHROMIUM = Path("/usr/bin/chromium")
+PROXY_PREFIX = VENV / "chp"  # npm's prefix for configurable-http-proxy
+PROXY = PROXY_PREFIX / "node_modules" / ".bin" / "configurable-http-proxy"
 
 
 def say(text: str) -> None:
@@ -93,7 +99,7 @@ def setup() -> None:
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
     say("installing zvmsim and its dependencies (first time takes a few minutes)")
-    run(PYTHON, "-m", "pip", "install", "--quiet", "--editable", ".[dev]")
+    run(PYTHON, "-m", "pip", "install", "--quiet", "--editable", ".[dev,class]")
     STAMP.write_text(wanted + "\n")
     say("environment ready")
 
@@ -111,6 +117,34 @@ def chromium() -> None:
         say("no Chromium at /usr/bin/chromium: the browser tests will fail until it is installed")
 
 
+def npm_missing() -> str | None:
+    """Install Debian's nodejs and npm when missing and possible; why not, or None."""
+    if shutil.which("npm") and shutil.which("node"):
+        return None
+    if shutil.which("apt-get") and is_root():
+        say("installing Node.js and npm for the class server's proxy (apt-get install npm)")
+        subprocess.run(["apt-get", "update", "-qq"], check=False)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "nodejs", "npm"], check=False)
+    if shutil.which("npm") and shutil.which("node"):
+        return None
+    return "no npm here, so no configurable-http-proxy (on Debian or Ubuntu: apt-get install npm)"
+
+
+def proxy() -> None:
+    """Install configurable-http-proxy (JupyterHub's proxy) from npm into .venv/chp."""
+    if PROXY.exists():
+        return
+    reason = npm_missing()
+    if reason:
+        raise SetupError(reason)
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout
+    major = int(node.strip().lstrip("v").split(".")[0] or 0)
+    version = "5" if major >= 20 else "4"  # 5 needs Node.js 20; 4.6 runs on older ones
+    say(f"installing configurable-http-proxy@{version} with npm into {PROXY_PREFIX}")
+    run(shutil.which("npm") or "npm", "install", "--prefix", PROXY_PREFIX, "--no-audit",
+        "--no-fund", "--loglevel=error", f"configurable-http-proxy@{version}")  # fmt: skip
+
+
 def is_root() -> bool:
     return hasattr(os, "geteuid") and os.geteuid() == 0
 
@@ -125,7 +159,7 @@ def lab_args(rest: list[str]) -> list[str]:
 
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("help", [])
-    if command not in {"lab", "app", "test", "setup"}:
+    if command not in {"lab", "app", "test", "setup", "class"}:
         print(__doc__)
         return 0 if command in {"help", "-h", "--help"} else 2
     try:
@@ -150,8 +184,23 @@ def main(argv: list[str]) -> int:
             return subprocess.call(args, cwd=ROOT)
         os.chdir(ROOT)
         os.execv(args[0], args)
+    if command == "class":
+        try:
+            proxy()
+        except SetupError as exc:
+            print(f"bootstrap: error: {exc}", file=sys.stderr)
+            return 1
+        args = [str(PYTHON), "-m", "zvmsim.classroom", *(rest or ["start"])]
+        if os.name == "nt":
+            return subprocess.call(args, cwd=ROOT)
+        os.chdir(ROOT)
+        os.execv(args[0], args)
     if command == "test":
         chromium()
+        try:
+            proxy()
+        except SetupError as exc:  # the class server's test skips, saying why
+            say(f"{exc}: tests/test_class.py will skip")
         env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0")
         code = subprocess.call([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT, env=env)
         if code == 5:

@@ -64,18 +64,27 @@ PROVIDERS = {
     "numpy": "numpy",
     "pandas": "pandas",
     "playwright": "playwright",
+    "psutil": "psutil",
     "pytest": "pytest",
     "simpy": "simpy",
+    "tornado": "tornado",
 }
 # modules started as programs ("python -m voila") or loaded as plug-ins, never imported
-RUN_NOT_IMPORTED = {"voila": "voila", "nbval": "nbval", "ipykernel": "ipykernel"}
+RUN_NOT_IMPORTED = {
+    "voila": "voila",
+    "nbval": "nbval",
+    "ipykernel": "ipykernel",
+    "jupyterhub": "jupyterhub",  # the class server (class/jupyterhub_config.py)
+    "jupyterhub_idle_culler": "jupyterhub-idle-culler",
+}
 LOCAL = {"zvmsim", "conftest"}
 
 
 def _pyproject_packages() -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = dict(_requirement(s) for s in project["dependencies"])
-    wanted |= dict(_requirement(s) for s in project["optional-dependencies"]["dev"])
+    for extra in ("dev", "class"):  # bootstrap.py installs both
+        wanted |= dict(_requirement(s) for s in project["optional-dependencies"][extra])
     return wanted
 
 
