@@ -58,6 +58,7 @@ FCX113 = ReportSpec(
     aliases=("UPAGE",),
     groups="         <------------ Paging Activity/s ------------>"
     " <-------- Number of Pages -------->",
+    per_user=True,
     columns=[
         Column("userid", ("", "Userid"), 8, "s", left=True),
         *_RATE_COLUMNS,
