@@ -189,6 +189,27 @@ def test_lab_command_starts_jupyter_lab_on_the_notebooks(monkeypatch: pytest.Mon
     assert started[0][1:] == ["lab", "notebooks/", "--no-browser", "--allow-root"]
 
 
+def test_app_command_preheats_one_notebook_and_culls_closed_pages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bs = _bootstrap()
+    started: list[list[str]] = []
+
+    def execv(path: str, args: list[str]) -> None:
+        started.append(args)
+        raise _Execd
+
+    monkeypatch.setattr(bs, "setup", lambda: None)
+    monkeypatch.setattr(bs.os, "execv", execv)
+    monkeypatch.setattr(bs.os, "chdir", lambda path: None)
+    for argv in (["app", "06-pav-mdc", "--port=9999"], ["app"]):
+        with pytest.raises(_Execd):
+            bs.main(argv)
+    one, every = (args[1:] for args in started)
+    assert one == ["notebooks/06-pav-mdc.ipynb", *bs.PREHEAT, *bs.CULL, "--port=9999"]
+    assert every == ["notebooks/", *bs.CULL]  # preheating all would run every notebook at once
+
+
 def test_python_without_venv_gives_one_line(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
