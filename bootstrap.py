@@ -143,6 +143,21 @@ def voila_args(notebook: str | None, rest: list[str]) -> list[str]:
     return [str(BIN / "voila"), target, *PREHEAT, *CULL, *rest]
 
 
+# The suite runs in two worker processes (pytest-xdist), each test file whole on
+# one of them (--dist loadfile): a notebook's cells stay in order in one kernel,
+# as nbval needs, and a file's session caches serve the whole file.
+PARALLEL = ("-n", "2", "--dist", "loadfile")
+
+
+def pytest_args(rest: list[str]) -> list[str]:
+    """The pytest command line: the suite in parallel, unless *rest* says how itself."""
+    own = any(
+        a.startswith(("-n", "--numprocesses", "--dist")) or a in ("no:xdist", "-pno:xdist")
+        for a in rest
+    )
+    return [str(PYTHON), "-m", "pytest", *(() if own else PARALLEL), *rest]
+
+
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("help", [])
     if command not in {"lab", "app", "test", "setup"}:
@@ -170,7 +185,7 @@ def main(argv: list[str]) -> int:
     if command == "test":
         chromium()
         env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0")
-        code = subprocess.call([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT, env=env)
+        code = subprocess.call(pytest_args(rest), cwd=ROOT, env=env)
         if code == 5:
             say("pytest collected no tests: that is a failure")
             return 1

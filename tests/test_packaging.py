@@ -64,11 +64,17 @@ PROVIDERS = {
     "numpy": "numpy",
     "pandas": "pandas",
     "playwright": "playwright",
+    "psutil": "psutil",
     "pytest": "pytest",
     "simpy": "simpy",
 }
 # modules started as programs ("python -m voila") or loaded as plug-ins, never imported
-RUN_NOT_IMPORTED = {"voila": "voila", "nbval": "nbval", "ipykernel": "ipykernel"}
+RUN_NOT_IMPORTED = {
+    "voila": "voila",
+    "nbval": "nbval",
+    "ipykernel": "ipykernel",
+    "xdist": "pytest-xdist",
+}
 LOCAL = {"zvmsim", "conftest"}
 
 
@@ -208,6 +214,14 @@ def test_app_command_preheats_one_notebook_and_culls_closed_pages(
     one, every = (args[1:] for args in started)
     assert one == ["notebooks/06-pav-mdc.ipynb", *bs.PREHEAT, *bs.CULL, "--port=9999"]
     assert every == ["notebooks/", *bs.CULL]  # preheating all would run every notebook at once
+
+
+def test_test_command_runs_the_suite_in_two_workers_with_notebooks_whole() -> None:
+    bs = _bootstrap()
+    assert bs.pytest_args([])[1:] == ["-m", "pytest", "-n", "2", "--dist", "loadfile"]
+    assert bs.pytest_args(["-x", "tests/test_cli.py"])[-2:] == ["-x", "tests/test_cli.py"]
+    for own in (["-n", "0"], ["-n0"], ["--numprocesses=4"], ["-p", "no:xdist"]):
+        assert bs.pytest_args(own)[3:] == own
 
 
 def test_python_without_venv_gives_one_line(
