@@ -1,12 +1,14 @@
 """Peak memory, wall time and CPU time of a command and every process it starts.
 
-Runs COMMAND, samples the resident memory (RSS) of its whole process tree
-every ``--every`` seconds (pytest, its xdist workers, notebook kernels, the
-Voilà server and its kernels, Chromium) and prints, when it ends: the wall
-time, the CPU time of the tree (user + system of every process waited for,
-from ``getrusage``), the peak of the tree's summed RSS and what made it up.
-Summed RSS counts shared pages once per process, so the figure is an upper
-bound of what the tree really held.
+Runs COMMAND, samples the memory of its whole process tree every ``--every``
+seconds (pytest, its xdist workers, notebook kernels, the Voilà server and
+its kernels, Chromium) and prints, when it ends: the wall time, the CPU time
+of the tree (user + system of every process waited for, from ``getrusage``),
+and the peak of the tree's memory with what made it up. Memory is the
+proportional set size (PSS: a page shared by n processes counts 1/n to each,
+so the sum is what the tree holds), and the summed resident size (RSS:
+shared pages counted once per process, an upper bound) beside it. Where PSS
+cannot be read (not Linux), RSS stands for both.
 
 Usage: ``python benchmarks/tree_memory.py [--every S] -- COMMAND [ARG...]``
 (for the suite: ``python benchmarks/tree_memory.py -- python3 bootstrap.py test``)
@@ -44,24 +46,27 @@ def _kind(proc: psutil.Process) -> str:
     return proc.name()
 
 
-def sample(root: psutil.Process) -> tuple[int, Counter]:
-    """The tree's summed RSS in bytes, and the same by kind of process."""
+def sample(root: psutil.Process) -> tuple[int, int, Counter]:
+    """The tree's summed PSS and RSS in bytes, and its PSS by kind of process."""
     by: Counter = Counter()
+    rss = 0
     try:
         procs = [root, *root.children(recursive=True)]
     except psutil.NoSuchProcess:
-        return 0, by
+        return 0, 0, by
     for proc in procs:
         try:
-            by[_kind(proc)] += proc.memory_info().rss
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            mem = proc.memory_full_info()
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
             continue
-    return sum(by.values()), by
+        by[_kind(proc)] += getattr(mem, "pss", mem.rss)
+        rss += mem.rss
+    return sum(by.values()), rss, by
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--every", type=float, default=0.5, help="seconds between samples")
+    p.add_argument("--every", type=float, default=1.0, help="seconds between samples")
     p.add_argument("command", nargs=argparse.REMAINDER)
     args = p.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -70,9 +75,10 @@ def main() -> int:
     start = time.monotonic()
     child = subprocess.Popen(command)
     root = psutil.Process(child.pid)
-    peak, at, parts = 0, 0.0, Counter()
+    peak, peak_rss, at, parts = 0, 0, 0.0, Counter()
     while child.poll() is None:
-        total, by = sample(root)
+        total, rss, by = sample(root)
+        peak_rss = max(peak_rss, rss)
         if total > peak:
             peak, at, parts = total, time.monotonic() - start, by
         time.sleep(args.every)
@@ -85,8 +91,9 @@ def main() -> int:
     print(f"[tree_memory] CPU {cpu / 60:.1f} min ({cpu:.0f} s, {cpu / wall:.2f} cores on average)",
           file=sys.stderr)  # fmt: skip
     shares = ", ".join(f"{k} {v / mib:.0f}" for k, v in parts.most_common())
-    print(f"[tree_memory] peak RSS of the tree {peak / mib:.0f} MiB at {at:.0f} s ({shares} MiB)",
+    print(f"[tree_memory] peak PSS of the tree {peak / mib:.0f} MiB at {at:.0f} s ({shares} MiB)",
           file=sys.stderr)  # fmt: skip
+    print(f"[tree_memory] peak summed RSS {peak_rss / mib:.0f} MiB", file=sys.stderr)
     return child.returncode
 
 

@@ -50,7 +50,9 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
+# Module scope: the server, its kernels and Chromium go when this file's tests
+# end, not when the whole suite does (under xdist the worker goes on to other files).
+@pytest.fixture(scope="module")
 def voila() -> Iterator[str]:
     """The base URL of a Voilà server on the notebooks (app mode: no code shown)."""
     port = _free_port()
@@ -86,7 +88,7 @@ def _artifacts() -> bool:
     return True
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator:
     """Headless Debian Chromium (no browser download), driven by Playwright."""
     if not CHROMIUM.exists():
@@ -308,6 +310,77 @@ def close_page(page, base: str) -> str | None:
     return kernel
 
 
+def _start_voila(args: list[str], log: Path) -> tuple[subprocess.Popen, str]:
+    """Start Voilà with *args* on a free port; the process and its base URL once it answers."""
+    port = _free_port()
+    with open(log, "w") as out:
+        proc = subprocess.Popen(
+            [*args, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, MPLBACKEND="Agg"),
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            urllib.request.urlopen(base, timeout=5).close()
+            return proc, base
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.terminate()
+                raise RuntimeError("the Voilà server did not start") from None
+            time.sleep(0.5)
+
+
+def test_app_mode_runs_the_notebook_ahead_and_its_dashboard_answers(browser, tmp_path) -> None:
+    """``bootstrap.py app 06-pav-mdc``: Voilà runs the notebook ahead in a spare
+    ("preheated") kernel, so a page request finds the dashboards computed; the
+    dashboard still answers a knob, and its kernel goes when the page closes.
+    (First in the file, before the shared Voilà server starts: one server at a time.)"""
+    spec = importlib.util.spec_from_file_location("bootstrap", ROOT / "bootstrap.py")
+    assert spec and spec.loader
+    boot = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(boot)
+    args = boot.voila_args("06-pav-mdc", [])
+    assert args[1] == "notebooks/06-pav-mdc.ipynb" and {*boot.PREHEAT, *boot.CULL} <= set(args)
+    log = tmp_path / "voila-app.log"
+    # no refill of the spare kernel after the page takes it: it would run the notebook again
+    refill = "--VoilaKernelManager.fill_delay=3600"
+    proc, base = _start_voila([sys.executable, "-m", "voila", *args[1:], refill], log)
+    turn = TURNS["06-pav-mdc.ipynb"]
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    step = "open the page"
+    try:
+        start = time.monotonic()
+        page.goto(base, timeout=240_000)
+        step = "wait for the dashboard"
+        control = _control(page, turn)
+        control.wait_for(timeout=240_000)
+        report = control.locator("xpath=..").locator("pre").last
+        report.wait_for(timeout=120_000)
+        shown = time.monotonic() - start
+        step = "turn the knob"
+        before = report.inner_text()
+        _operate(control, turn)
+        after = _changed(page, report, before)
+        step = "shut the kernel down"
+        kernel = close_page(page, base)
+        assert kernel and not _kernel_alive(base, kernel)
+    except Exception as exc:  # say where it stuck, with the server's last words and a picture
+        if not page.is_closed():
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "app-mode-failure.png"))
+        tail = " | ".join(log.read_text().splitlines()[-8:])
+        raise AssertionError(f"app mode failed at '{step}': {exc} (Voilà: {tail})") from exc
+    finally:
+        if not page.is_closed():
+            page.close()
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert "Using pre-heated kernel" in log.read_text(), "the page did not get the preheated kernel"
+    assert turn.figure(after) < turn.figure(before), turn.why
+    print(f"app mode: first dashboard {shown:.1f} s after the page request")
+
+
 def test_every_notebook_has_a_browser_check() -> None:
     notebooks = {p.name for p in NOTEBOOKS.glob("[0-9][0-9]-*.ipynb")}  # 00's first dashboard too
     assert notebooks <= set(TURNS), f"no browser check for {sorted(notebooks - set(TURNS))}"
@@ -338,61 +411,3 @@ def test_notebook_dashboard_in_the_browser(notebook: str, voila: str, browser) -
     old, new = turn.figure(before), turn.figure(after)
     moved = new > old if turn.moves == "up" else new < old
     assert moved, f"{notebook}: expected the figure to go {turn.moves} ({turn.why}): {old} -> {new}"
-
-
-def _start_voila(args: list[str], log: Path) -> tuple[subprocess.Popen, str]:
-    """Start Voilà with *args* on a free port; the process and its base URL once it answers."""
-    port = _free_port()
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            [*args, "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, MPLBACKEND="Agg"),
-        )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            urllib.request.urlopen(base, timeout=5).close()
-            return proc, base
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.terminate()
-                raise RuntimeError("the Voilà server did not start") from None
-            time.sleep(0.5)
-
-
-def test_app_mode_runs_the_notebook_ahead_and_its_dashboard_answers(browser, tmp_path) -> None:
-    """``bootstrap.py app 06-pav-mdc``: Voilà runs the notebook ahead in a spare
-    ("preheated") kernel, so a page request finds the dashboards computed; the
-    dashboard still answers a knob, and its kernel goes when the page closes."""
-    spec = importlib.util.spec_from_file_location("bootstrap", ROOT / "bootstrap.py")
-    assert spec and spec.loader
-    boot = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(boot)
-    args = boot.voila_args("06-pav-mdc", [])
-    assert args[1] == "notebooks/06-pav-mdc.ipynb" and {*boot.PREHEAT, *boot.CULL} <= set(args)
-    log = tmp_path / "voila-app.log"
-    proc, base = _start_voila([sys.executable, "-m", "voila", *args[1:]], log)
-    turn = TURNS["06-pav-mdc.ipynb"]
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    try:
-        start = time.monotonic()
-        page.goto(base, timeout=240_000)
-        control = _control(page, turn)
-        control.wait_for(timeout=240_000)
-        report = control.locator("xpath=..").locator("pre").last
-        report.wait_for(timeout=120_000)
-        shown = time.monotonic() - start
-        before = report.inner_text()
-        _operate(control, turn)
-        after = _changed(page, report, before)
-        kernel = close_page(page, base)
-        assert kernel and not _kernel_alive(base, kernel)
-    finally:
-        if not page.is_closed():
-            page.close()
-        proc.terminate()
-        proc.wait(timeout=30)
-    assert "Using pre-heated kernel" in log.read_text(), "the page did not get the preheated kernel"
-    assert turn.figure(after) < turn.figure(before), turn.why
-    print(f"app mode: first dashboard {shown:.1f} s after the page request")
