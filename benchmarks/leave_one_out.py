@@ -20,7 +20,7 @@ import argparse
 import time
 
 from zvmsim.calibrate import Constant, Trial, fit_constants, fitted_rows, load_registry
-from zvmsim.fidelity import KNOWN_MISSES, within
+from zvmsim.fidelity import known_miss, within
 
 
 def _passes(trial: Trial, values: dict[str, float], rid: str) -> bool:
@@ -66,9 +66,7 @@ def main() -> None:
             rows = [
                 rid
                 for rid, r in trial.rows.items()
-                if r["case"] == case
-                and r["role"] == "prediction"
-                and (r["case"], r["knobs"], r["column"]) not in KNOWN_MISSES
+                if r["case"] == case and r["role"] == "prediction" and not known_miss(r)
             ]
             lost = [rid for rid in rows if not _passes(trial, values, rid)]
             held = len(rows) - len(lost)

@@ -48,7 +48,14 @@ BROKEN: dict[str, str] = {
         "18) and the 3-seed mean falls (tests/test_xstore_law.py, 240 s), but the queue now "
         "comes from about a dozen demand-scan bursts a run (high_frames 35000, fitted on the "
         "seed's queue of 3), too few for one seed to settle; a scan that writes its steals "
-        "paced, not as one burst, would fix it"
+        "paced, not as one burst, would fix it. Measured (issue 18, preda): MLOAD is "
+        "steady across seeds (106/59/55/49 ms at 0/4/8/16 GB for every seed) while the "
+        "queue is not: every 27 s a burst queues about 100 blocks of 12 ms on each volume, "
+        "drained in about 1.3 s, less than the 2-s high-frequency sample the queue is read from, "
+        "so each burst is sampled once or not at all. Pacing alone would not help (an "
+        "estimate): with writes spread out the queue falls to about 0.3 (25% busy "
+        "volumes) and high_frames no longer moves it, so the seed's queue of 3 (a "
+        "calibration row) could not be refitted"
     ),
     "undersized-lpar-paging_volumes-FCX109-queue_len": (
         "the same scan bursts: seed 3 goes 1.33 (25 volumes) -> 2.29 (40) at 120 s while "
@@ -59,7 +66,16 @@ BROKEN: dict[str, str] = {
         "for seed 3: past 4 GB of VDISK the system thrashes and paging to XSTORE falls "
         "while response time rises; suspected: the VDISK writer's pages crowd out the "
         "paging path (XSTORE full or the demand scan stalls) rather than a resource the "
-        "reports show saturated"
+        "reports show saturated. Measured (issue 18, preda): at 4 GB the mean is one "
+        "interval's storm (seed 1: 7805/2494/2341/22138 a second by interval, 2400 in the "
+        "quiet ones, as at 8 GB); Storage.keep_hot brings a guest's whole missing hot set "
+        "back from XSTORE in one request (take_frames of up to 37,000 frames), so one "
+        "demand scan takes that many at once, emergency scan strips other guests' hot "
+        "sets and they do the same. Paging a hot set back in as the guest touches it "
+        "(in chunks, its CPU between) breaks the cascade and makes the law hold "
+        "(279/811/39459/39645), but tried with 256-page chunks the system then thrashes "
+        "past 4 GB (83% busy, application response 11-15 s against 1.4-3.2 s): not "
+        "kept; it also moves every scenario whose Linux guests keep a hot set"
     ),
     "memory63-central_gb-FCX225-tv_ratio": (
         "T/V 1.69/1.62/1.64 at 8 GB (seeds 1-3) -> 2.12/2.15/2.15 at 24 GB -> 1.05 at 48 "

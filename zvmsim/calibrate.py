@@ -25,7 +25,7 @@ import zvmsim
 
 from . import calibration, scenario
 from .errors import ZvmsimError
-from .fidelity import KNOWN_MISSES, load_targets, observed, row_key
+from .fidelity import known_miss, load_targets, observed, row_key
 from .paths import data_dir
 from .perfkit import RunData, reduce
 
@@ -282,7 +282,7 @@ def target_of(c: Constant, row: dict[str, str]) -> float:
 def fitted_rows(c: Constant, trial: Trial) -> list[str]:
     """The rows a fit of *c* uses: its rows less the documented misses."""
     rows = [trial.rows[r] for r in c.rows]
-    return [row_id(r) for r in rows if (r["case"], r["knobs"], r["column"]) not in KNOWN_MISSES]
+    return [row_id(r) for r in rows if not known_miss(r)]
 
 
 def residuals(

@@ -29,6 +29,8 @@ from .perfkit import RunData
 __all__ = [
     "DOC_COLUMNS",
     "KNOWN_MISSES",
+    "known_miss",
+    "missed_seeds",
     "ROLES",
     "doc_line",
     "knobs_of",
@@ -54,11 +56,136 @@ def load_targets(folder: Path = TARGETS_DIR) -> list[dict[str, str]]:
     return rows
 
 
-KNOWN_MISSES: dict[tuple[str, str, str], str] = {  # (case, knobs, column) -> why
+# (case, knobs, column) -> why; a column written "column@entity" names one entity's row
+KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "pct_busy"): (
         "the seed's 'after' figures come from another day with lighter guests "
         "(about 0.40 against 0.75 IFL of virtual time); the simulation runs the "
         "'before' workload on the new configuration, about 29% busy"
+    ),
+    ("fine", "", "pct_tiw@LMRDB2P"): (
+        "64/76/67 (seeds 1-3, seed 2 out; 71/75/69 over 600 s) against 65: our DB2 guest is seen "
+        "running (24-30%) and in CPU wait (1-3%) less than the seed's 29% and 4%, so "
+        "more of its samples fall to test idle; suspected: CPU wait on a half-busy "
+        "two-way is too rare (every guest's %CPU is 0-5 here, 3-9 in the seed)"
+    ),
+    ("fine", "", "pct_tiw@LMRLN2P"): (
+        "93/97/87 against 86 (seed 2 out): the same shortfall of running and CPU-wait "
+        "samples (seed %RUN 8, %CPU 4; ours 2-6 and 0)"
+    ),
+    ("fine", "", "pct_act"): (
+        "every guest is active in 100% of the samples; the seed's LMRLN1P 87, DTCVSW2 "
+        "91, PERFSVM 13, TCPIP 4: our Linux guests wake on a 100 Hz timer and never "
+        "stay idle long enough to be dropped, and TCPIP and PERFSVM stand in as Linux "
+        "servers with a timer; missing: CMS service machines that go dormant after "
+        "CP's test-idle time (issue 18 section 6: no %TIW/%IOA CMS users)"
+    ),
+    ("fine", "", "active"): (
+        "7 against 12: the 15 idle SVM* machines never wake; in the seed five more users "
+        "did something in each minute (the same missing CMS service machines)"
+    ),
+    ("fine", "", "pgin_pgout"): (
+        "0 against 14 a second: the guests' pages all fit in central and no page ever "
+        "moves to XSTORE; the seed's healthy system kept about 0.8 GB in XSTORE and "
+        "moved pages at a low rate (issue 18 section 6: light XSTORE traffic)"
+    ),
+    ("fine", "", "pct_susp"): (
+        "0 against .2: PR/SM suspends z/VM's logical PUs only when the pool is "
+        "oversubscribed; the redispatch delay after each wait (which the seed's .2 on "
+        "a pool of its own shows) is not modelled (issue 18 section 6)"
+    ),
+    ("fine", "", "in_packets_rate"): (
+        "165 against 351 a second: inbound traffic comes in full-size packets; the "
+        "small ones (ACKs of the outbound stream) are missing (issue 18 section 6)"
+    ),
+    ("fine", "", "write_bytes_rate"): (
+        "315/320/339 KB/s (seeds 1-3) against 251 KB/s on FICON CHPID 40, seed 3 out of "
+        "tolerance: the guests' I/O sizes are our choices (blocks per I/O), set before "
+        "this figure was read"
+    ),
+    ("fine", "", "read_bytes_rate"): (
+        "65-79 KB/s against 25 KB/s: the guests' read shares and sizes are our choices; "
+        "the seed's channel read a tenth of what it wrote"
+    ),
+    ("fine", "", "pct_busy@11"): (
+        "0.6% against 10%: OSA channel busy is derived from the bytes moved; the "
+        "adapter's per-packet work is missing (issue 18 section 6)"
+    ),
+    ("fine", "", "disc_ms@0E21"): (
+        "0.3-0.5 ms against 4.8 on the write-mostly LPLAM1: every write is a DASD fast "
+        "write hit (write misses and NVS pressure are not modelled, issue 18 section 6)"
+    ),
+    ("fine", "", "resp_ms@0E21"): (
+        "5.7-5.9 ms against 10.7 on the write-mostly LPLAM1: no write misses (its "
+        "disconnect is 0.3-0.5 against 4.8)"
+    ),
+    ("fine", "", "resp_ms@0E22"): (
+        "2.6-2.7 ms against 4.4 on LPLQM1 (seed Disc 3.2, ours 1.7): WebSphere's "
+        "volume; the cache misses more in the seed than our ESS 800 with its hot-set "
+        "shares (our choices) does"
+    ),
+    ("fine", "", "resp_ms@0E20"): (
+        "1.6-1.7 ms against 3.5 on LPLDM1 (seed Disc 2.4, ours 0.7): the Domino "
+        "server writes mostly and every write is a fast-write hit here"
+    ),
+    ("fine", "", "resp_ms@0D10"): (
+        "3.24/3.25/2.99 ms against 2.3 (seeds 1 and 2 out) on one of LMRDB2P's volumes: "
+        "our DB2 guest spreads its reads evenly over its four volumes; the seed's "
+        "volumes range 2.3-3.3"
+    ),
+    ("fine", "", "pct_write_hits"): (
+        "100% against 81% on LPLAM1: the same (every write a fast-write hit)"
+    ),
+    ("thrasher", "", "steals"): (
+        "24/24/30 pages/s against 0: the demand scan's pass 1 takes LIN102's pages "
+        "down to a working set estimated from the pages it referenced since the last "
+        "visit, so a guest walking its storage loses the pages it faulted in a moment "
+        "ago; CP's projection for a guest faulting pages back in keeps them (issue 18 "
+        "section 6)"
+    ),
+    ("thrasher", "", "x_to_ds"): (
+        "10/19/19 pages/s against 0: LIN102's stolen pages migrate on to DASD (the same steals)"
+    ),
+    ("undersized_lpar", "", "ssch_rate@>>Mean>>"): (
+        "339 a second against 567: the guests do no DASD I/O of their own (the seed's "
+        "about 100 a second beside the paging, issue 18 section 6), and our paging "
+        "I/Os carry 8 pages against the seed's 2-3"
+    ),
+    ("undersized_lpar", "", "page_writes"): (
+        "29 pages/s per volume against 18: XSTORE migration writes every page stolen "
+        "from it; the 6.2-era split of paging between XSTORE and DASD is not the "
+        "seed's (issue 18 section 6)"
+    ),
+    ("undersized_lpar", "", "block_size"): (
+        "8 pages per paging I/O against 2-3: the blocking factor does not respond to "
+        "how full each volume is or how CP builds blocks (issue 18 section 6)"
+    ),
+    ("undersized_lpar", "", "pct_alloc"): (
+        "100 against 78-90: volumes about half full are always found with room "
+        "(page_alloc_free is fitted on the Paging difficulties sequel)"
+    ),
+    ("undersized_lpar", "", "resp_ms"): (
+        "56 ms against 13-29: the demand scan writes its steals as one burst of blocks "
+        "(high_frames fitted on the seed's queue of 3), so writes wait long; the seed's "
+        "queue and MLOAD together do not satisfy Little's law"
+    ),
+    ("undersized_lpar", "", "pct_susp"): (
+        "0 against 1.9: the redispatch delay after each wait is not modelled (see fine)"
+    ),
+    ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "pgin_pgout"): (
+        "141 a second against 5.7: the guests' first touches fill the 52 GB in the last "
+        "half minute and the first demand scan moves 35,000 frames to XSTORE at once "
+        "(1,119 a second in that interval, about 1 in the others)"
+    ),
+    ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "ssch_rate"): (
+        "0 against 114: the guests' own DASD I/O is not in the scenario (the seed's "
+        "after day, with the DASD reconfigured, shows it alone)"
+    ),
+    ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "dasd_resp_ms"): (
+        "0 (no DASD I/O at all) against 1.2: the same missing guest I/O"
+    ),
+    ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "pct_susp"): (
+        "0 against .4: the redispatch delay after each wait is not modelled"
     ),
     ("memory63", "workload=sweet-spot;release=6.3", "pct_sys"): (
         "no mechanism the talk documents reaches 4.7%: its FCX143 example from its "
@@ -74,6 +201,38 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {  # (case, knobs, column) -> wh
         "in would mean copying the figure into a constant"
     ),
 }
+
+
+# Known misses that show on some seeds only (the others fall within the tolerance):
+# key as in KNOWN_MISSES -> the seeds that miss; a miss not named here misses on all.
+SEED_MISSES: dict[tuple[str, str, str], tuple[int, ...]] = {
+    ("fine", "", "pct_tiw@LMRDB2P"): (2,),
+    ("fine", "", "pct_tiw@LMRLN2P"): (2,),
+    ("fine", "", "write_bytes_rate"): (3,),
+    ("fine", "", "resp_ms@0D10"): (1, 2),
+}
+
+
+def _miss_key(row: dict[str, str]) -> tuple[str, str, str] | None:
+    case, knobs = row["case"], row["knobs"]
+    for key in ((case, knobs, row["column"]), (case, knobs, f"{row['column']}@{row['entity']}")):
+        if key in KNOWN_MISSES:
+            return key
+    return None
+
+
+def known_miss(row: dict[str, str]) -> str | None:
+    """Why *row* is a documented miss (its column's, or its entity's), or None."""
+    key = _miss_key(row)
+    return KNOWN_MISSES[key] if key else None
+
+
+def missed_seeds(row: dict[str, str], seeds: tuple[int, ...]) -> tuple[int, ...]:
+    """Of *seeds*, those on which the known miss *row* misses (none if it is no miss)."""
+    key = _miss_key(row)
+    if key is None:
+        return ()
+    return tuple(s for s in seeds if s in SEED_MISSES.get(key, seeds))
 
 
 def knobs_of(text: str) -> dict[str, str]:
@@ -172,9 +331,15 @@ def _observed(row: dict, run: RunData) -> list[float]:
     if row["report"] == "FCX231":
         frame = report(run, "FCX231").frame
         return [float(frame[frame["chpid"] == row["entity"]].iloc[0][row["column"]])]
-    if row["report"] == "FCX177":  # a device's control-unit cache figures
-        frame = report(run, "FCX177").frame
+    if row["report"] in ("FCX177", "FCX111"):  # a device's control-unit cache figures
+        frame = report(run, row["report"]).frame
         return [float(frame[frame["addr"] == row["entity"]].iloc[0][row["column"]])]
+    if row["report"] == "FCX215":  # one FICON or OSA channel
+        frame = report(run, "FCX215").frame
+        return [float(frame[frame["chpid"] == row["entity"]].iloc[0][row["column"]])]
+    if row["report"] == "FCX147":  # each VDISK the entity (its owner) holds
+        frame = report(run, "FCX147").frame
+        return [float(v) for v in frame[frame["owner"] == row["entity"]][row["column"]]]
     if row["report"] == "TXN":
         frame = report(run, "TXN").frame
         return [float(frame[frame["userid"] == row["entity"]].iloc[0][row["column"]])]
