@@ -69,6 +69,8 @@ def test_from_a_file_with_a_scenario_name_hints_that_from_takes_none(capsys, tmp
     path = str(tmp_path / "saved.mon")  # refused before the file is opened
     err = cli_error(capsys, "report", "--from", path, "pav-mdc", "FCX108")
     assert "'pav-mdc' is a scenario" in err and "takes no scenario" in err
+    err = cli_error(capsys, "report", "--from", path, "FCX108", "thrasher")
+    assert "'thrasher' is a scenario" in err
     assert "unknown report" in cli_error(capsys, "report", "--from", path, "FCX999")
 
 

@@ -157,9 +157,10 @@ def _check_names(names: list[str], args: argparse.Namespace) -> str:
     --user with no per-user report is refused; beside one, the warning returned
     names the others (they cover every user). No warning: ``""``.
     """
-    if args.source and names[0] in scenario_names():
+    scenarios = [name for name in names if name in scenario_names()]
+    if args.source and scenarios:
         raise ZvmsimError(
-            f"'{names[0]}' is a scenario, but --from FILE reads saved monitor data and takes "
+            f"'{scenarios[0]}' is a scenario, but --from FILE reads saved monitor data and takes "
             f"no scenario: give only report names (report --from {args.source} FCX108 ...)"
         )
     specs = [find_report(name) for name in names]
