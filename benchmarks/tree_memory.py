@@ -38,6 +38,7 @@ def _kind(proc: psutil.Process) -> str:
         ("chrom", "chromium"),
         ("playwright", "playwright"),
         ("xdist", "pytest-worker"),
+        ("sys.stdin.readline", "pytest-worker"),  # how execnet starts an xdist worker
         ("execnet", "pytest-worker"),
         ("pytest", "pytest"),
     ):
