@@ -157,6 +157,41 @@ def lab_args(rest: list[str]) -> list[str]:
     return args
 
 
+# One notebook is run ahead in a spare ("preheated") kernel, so a page request
+# finds its dashboards already computed; the pool refills after each page.
+PREHEAT = ("--preheat_kernel=True", "--pool_size=1")
+# A closed page's kernel goes after 10 idle minutes. Voilà's own unload request
+# needs an _xsrf cookie that a single-notebook app never sets, so without this
+# every page load would leave its kernel until the server stops. Open pages
+# keep theirs (a kernel with a connection is never culled).
+CULL = ("--MappingKernelManager.cull_idle_timeout=600", "--MappingKernelManager.cull_interval=60")
+
+
+def voila_args(notebook: str | None, rest: list[str]) -> list[str]:
+    """The voila command line for NOTEBOOK (``06-pav-mdc``), or for all of notebooks/."""
+    if notebook is None:
+        return [str(BIN / "voila"), "notebooks/", *CULL, *rest]
+    target = f"notebooks/{notebook}"
+    if not target.endswith(".ipynb"):
+        target += ".ipynb"
+    return [str(BIN / "voila"), target, *PREHEAT, *CULL, *rest]
+
+
+# The suite runs in two worker processes (pytest-xdist), each test file whole on
+# one of them (--dist loadfile): a notebook's cells stay in order in one kernel,
+# as nbval needs, and a file's session caches serve the whole file.
+PARALLEL = ("-n", "2", "--dist", "loadfile")
+
+
+def pytest_args(rest: list[str]) -> list[str]:
+    """The pytest command line: the suite in parallel, unless *rest* says how itself."""
+    own = any(
+        a.startswith(("-n", "--numprocesses", "--dist")) or a in ("no:xdist", "-pno:xdist")
+        for a in rest
+    )
+    return [str(PYTHON), "-m", "pytest", *(() if own else PARALLEL), *rest]
+
+
 def main(argv: list[str]) -> int:
     command, rest = (argv[0], argv[1:]) if argv else ("help", [])
     if command not in {"lab", "app", "test", "setup", "class"}:
@@ -175,11 +210,8 @@ def main(argv: list[str]) -> int:
         os.chdir(ROOT)
         os.execv(args[0], args)
     if command == "app":
-        target = f"notebooks/{rest[0]}" if rest else "notebooks/"
-        if rest and not target.endswith(".ipynb"):
-            target += ".ipynb"
-        say(f"opening {target} as an app with Voila (stop it with Ctrl+C)")
-        args = [str(BIN / "voila"), target, *rest[1:]]
+        args = voila_args(rest[0] if rest else None, rest[1:])
+        say(f"opening {args[1]} as an app with Voila (stop it with Ctrl+C)")
         if os.name == "nt":
             return subprocess.call(args, cwd=ROOT)
         os.chdir(ROOT)
@@ -202,7 +234,7 @@ def main(argv: list[str]) -> int:
         except SetupError as exc:  # the class server's test skips, saying why
             say(f"{exc}: tests/test_class.py will skip")
         env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0")
-        code = subprocess.call([str(PYTHON), "-m", "pytest", *rest], cwd=ROOT, env=env)
+        code = subprocess.call(pytest_args(rest), cwd=ROOT, env=env)
         if code == 5:
             say("pytest collected no tests: that is a failure")
             return 1

@@ -1,8 +1,19 @@
-"""Shared fixtures: simulation runs are cached per (knobs, seed) for the session."""
+"""Shared fixtures: simulation runs are cached per (knobs, seed) for the session.
+
+Under pytest-xdist (``bootstrap.py test`` runs two workers) the workers also
+share their runs through files in the session's temporary folder, so a run
+one worker made is read, not simulated again, by the other: a run depends on
+nothing but its scenario, knobs, seed and duration, and the folder is new for
+every session.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -10,18 +21,44 @@ import zvmsim
 from zvmsim.cli import main
 from zvmsim.perfkit import RunData, reduce
 
+# the folder the xdist workers share runs through (None: one process, memory only)
+_SHARED: list[Path] = []
 
-@cache
-def _run(
+
+def _simulate(
     scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float | None
 ) -> RunData:
     return reduce(zvmsim.simulate(scenario, dict(knobs), seed=seed, duration=duration))
 
 
+@cache
+def _run(
+    scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float | None
+) -> RunData:
+    if not _SHARED or os.name == "nt":
+        return _simulate(scenario, knobs, seed, duration)
+    import fcntl
+
+    key = repr((scenario, knobs, seed, duration)).encode()
+    path = _SHARED[0] / hashlib.sha1(key).hexdigest()
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker may be making this very run
+        if path.exists():
+            return pickle.loads(path.read_bytes())
+        run = _simulate(scenario, knobs, seed, duration)
+        path.with_suffix(".tmp").write_bytes(pickle.dumps(run, pickle.HIGHEST_PROTOCOL))
+        path.with_suffix(".tmp").replace(path)
+        return run
+
+
 @pytest.fixture(scope="session")
-def run_data():
+def run_data(tmp_path_factory):
     """``run_data(scenario, seed=1, duration=None, **knobs)`` -> reduced monitor
     data (cached; *duration* None is the scenario's own)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") and not _SHARED:  # basetemp: <run's folder>/popen-gwN
+        shared = tmp_path_factory.getbasetemp().parent / "zvmsim-runs"
+        shared.mkdir(exist_ok=True)
+        _SHARED.append(shared)
 
     def get(
         scenario: str, seed: int = 1, duration: float | None = None, **knobs: object

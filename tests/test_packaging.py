@@ -76,6 +76,7 @@ RUN_NOT_IMPORTED = {
     "ipykernel": "ipykernel",
     "jupyterhub": "jupyterhub",  # the class server (class/jupyterhub_config.py)
     "jupyterhub_idle_culler": "jupyterhub-idle-culler",
+    "xdist": "pytest-xdist",
 }
 LOCAL = {"zvmsim", "conftest"}
 
@@ -196,6 +197,35 @@ def test_lab_command_starts_jupyter_lab_on_the_notebooks(monkeypatch: pytest.Mon
     with pytest.raises(_Execd):
         bs.main(["lab", "--no-browser"])
     assert started[0][1:] == ["lab", "notebooks/", "--no-browser", "--allow-root"]
+
+
+def test_app_command_preheats_one_notebook_and_culls_closed_pages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bs = _bootstrap()
+    started: list[list[str]] = []
+
+    def execv(path: str, args: list[str]) -> None:
+        started.append(args)
+        raise _Execd
+
+    monkeypatch.setattr(bs, "setup", lambda: None)
+    monkeypatch.setattr(bs.os, "execv", execv)
+    monkeypatch.setattr(bs.os, "chdir", lambda path: None)
+    for argv in (["app", "06-pav-mdc", "--port=9999"], ["app"]):
+        with pytest.raises(_Execd):
+            bs.main(argv)
+    one, every = (args[1:] for args in started)
+    assert one == ["notebooks/06-pav-mdc.ipynb", *bs.PREHEAT, *bs.CULL, "--port=9999"]
+    assert every == ["notebooks/", *bs.CULL]  # preheating all would run every notebook at once
+
+
+def test_test_command_runs_the_suite_in_two_workers_with_notebooks_whole() -> None:
+    bs = _bootstrap()
+    assert bs.pytest_args([])[1:] == ["-m", "pytest", "-n", "2", "--dist", "loadfile"]
+    assert bs.pytest_args(["-x", "tests/test_cli.py"])[-2:] == ["-x", "tests/test_cli.py"]
+    for own in (["-n", "0"], ["-n0"], ["--numprocesses=4"], ["-p", "no:xdist"]):
+        assert bs.pytest_args(own)[3:] == own
 
 
 def test_python_without_venv_gives_one_line(

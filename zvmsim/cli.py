@@ -18,7 +18,7 @@ from .errors import ZvmsimError
 from .monitor import archive
 from .monitor.monread import MonwriteError, MonwriteReader
 from .monitor.stream import MonitorData
-from .perfkit import Report, RunData, reduce
+from .perfkit import REPORTS, Report, RunData, find_report, reduce
 from .scenario import load_scenario, scenario_names
 from .window import (
     MAX_DURATION_S,
@@ -94,12 +94,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _knob_values(pairs: list[str]) -> dict[str, str]:
-    values = {}
+    """``--set`` pairs as a dict; a knob given twice is refused (which value was meant?)."""
+    values: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
+        key = key.strip()
+        if not sep or not key:
             raise ZvmsimError(f"--set takes KNOB=VALUE, not '{pair}'")
-        values[key.strip()] = value.strip()
+        if key in values:
+            raise ZvmsimError(
+                f"knob '{key}' is set twice ({key}={values[key]} and {key}={value.strip()}): "
+                "give each knob once"
+            )
+        values[key] = value.strip()
     return values
 
 
@@ -144,6 +151,33 @@ def _print_reports(reps: list[Report], fmt: str) -> None:
         out.write(json.dumps(doc, indent=1) + "\n")
 
 
+def _check_names(names: list[str], args: argparse.Namespace) -> str:
+    """Every report name known, and --user only beside per-user reports, before any work.
+
+    --user with no per-user report is refused; beside one, the warning returned
+    names the others (they cover every user). No warning: ``""``.
+    """
+    scenarios = [name for name in names if name in scenario_names()]
+    if args.source and scenarios:
+        raise ZvmsimError(
+            f"'{scenarios[0]}' is a scenario, but --from FILE reads saved monitor data and takes "
+            f"no scenario: give only report names (report --from {args.source} FCX108 ...)"
+        )
+    specs = [find_report(name) for name in names]
+    other = [f"{s.fcx} {s.name}" for s in specs if not s.per_user]
+    if args.user is None or not other:
+        return ""
+    if len(other) == len(specs):
+        apply = " ".join(s.fcx for s in REPORTS.values() if s.per_user)
+        raise ZvmsimError(
+            f"--user does not apply to {', '.join(other)}: not a per-user report "
+            f"(--user limits {apply})"
+        )
+    return (
+        f"--user does not apply to {', '.join(other)}: not a per-user report, it covers every user"
+    )
+
+
 def _cmd_report(args: argparse.Namespace) -> None:
     names = list(args.names)
     if args.source:
@@ -151,12 +185,14 @@ def _cmd_report(args: argparse.Namespace) -> None:
             raise ZvmsimError(
                 "--from reads saved data: --set, --duration and --interval do not apply"
             )
+        warning = _check_names(names, args)
         run = _reduce_file(args.source, args.salvage)
     else:
         if args.salvage:
             raise ZvmsimError("--salvage reads a damaged monitor file: it needs --from FILE")
         if len(names) < 2:
             raise ZvmsimError("report needs a scenario and at least one report name")
+        warning = _check_names(names[1:], args)
         run = reduce(_simulate(args, names.pop(0)))
     interval = None
     if args.interim is not None:
@@ -165,6 +201,8 @@ def _cmd_report(args: argparse.Namespace) -> None:
             raise ZvmsimError(f"--interim must be 1 to {count} (the data's monitor intervals)")
         interval = args.interim - 1
     reps = [build_report(run, name, user=args.user, interval=interval) for name in names]
+    if warning:
+        print(f"zvmsim: warning: {warning}", file=sys.stderr)
     _print_reports(reps, args.format)
 
 
@@ -179,8 +217,14 @@ def _reduce_file(path: str, salvage: bool) -> RunData:
         if salvage or not exc.block:
             raise
         raise ZvmsimError(f"{exc} (--salvage reports what is intact)") from None
+    except ZvmsimError:
+        if salvage and not reader.sets_read:  # no warning first: there is nothing to cover
+            raise ZvmsimError(
+                f"{path}: nothing in the file is monitor data (no intact record set to salvage)"
+            ) from None
+        raise
     finally:
-        if reader.damage:
+        if reader.damage and reader.sets_read:
             first = reader.damage[0]
             more = f" and {len(reader.damage) - 1} more" if len(reader.damage) > 1 else ""
             print(
@@ -207,6 +251,21 @@ def _cmd_monwrite(args: argparse.Namespace) -> None:
     )
 
 
+def _read_notes(path: str) -> str:
+    """The text of a notes file, or one line saying why it cannot be read."""
+    if Path(path).is_dir():
+        raise ZvmsimError(f"cannot read {path}: it is a directory")
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ZvmsimError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ZvmsimError(
+            f"cannot read {path}: it is not plain text (byte {exc.start} is not UTF-8); "
+            "notes go in a text file"
+        ) from None
+
+
 def _cmd_archive(args: argparse.Namespace) -> None:
     if args.action == "unpack":
         for path in archive.unpack(args.archive, args.dir):
@@ -215,10 +274,7 @@ def _cmd_archive(args: argparse.Namespace) -> None:
     if args.action == "pack":
         notes = args.notes
         if args.notes_file:
-            try:
-                notes = Path(args.notes_file).read_text()
-            except (OSError, UnicodeDecodeError) as exc:
-                raise ZvmsimError(f"cannot read {args.notes_file}: {exc}") from None
+            notes = _read_notes(args.notes_file)
         members = archive.pack(args.archive, args.files, notes)
     else:
         members = archive.list_archive(args.archive)

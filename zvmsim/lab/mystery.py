@@ -3,16 +3,21 @@
 ``mystery(seed)`` draws a problem (the seed decides which, so a class can
 share one, or each student can have their own), runs the scenario that
 shows it under a neutral name, and hands back a :class:`Mystery` whose
-reports carry no case-study title or system name. ``check(diagnosis)``
-says whether the diagnosis is right, and why.
+reports carry no case-study title or system name. Their headers would still
+give the case away by its date, CPU model and serial (a student who did the
+PAV notebook knows "2007/03/20" and "2094-S18"), so :func:`disguise` moves
+the run to a date and machine drawn from the seed, none of them a case
+study's. ``check(diagnosis)`` says whether the diagnosis is right, and why.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime as _dt
 import html
 import random
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import ipywidgets as widgets
@@ -20,9 +25,10 @@ import ipywidgets as widgets
 from ..api import report as build_report
 from ..errors import ZvmsimError
 from ..perfkit.reduce import RunData
+from ..scenario import load_scenario, scenario_names
 from .runs import run_data
 
-__all__ = ["DIAGNOSES", "Mystery", "mystery", "mystery_widget"]
+__all__ = ["DIAGNOSES", "Mystery", "disguise", "mystery", "mystery_widget", "neutral_identity"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +74,74 @@ PROBLEMS: dict[str, Problem] = {
 
 HIDDEN_TITLE = "Mystery system"
 HIDDEN_SYSID = "MYSTERY"
+# IBM machine types and models no case study ran on (a test keeps it so)
+NEUTRAL_MODELS = (
+    "2064-116", "2066-0A2", "2084-C24", "2086-B04", "2096-R07", "2098-I04",
+    "2817-M32", "2818-M10", "2827-H20", "2828-H06", "2964-N30", "2965-N20",
+)  # fmt: skip
+NEUTRAL_FIRST_DAY = _dt.date(2004, 1, 1)
+NEUTRAL_DAYS = 11 * 365  # 2004 to 2014
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What a report header says about the machine and the day: a disguise."""
+
+    start: _dt.datetime
+    cpu_model: str
+    serial: str
+
+
+@cache
+def _case_identities() -> tuple[frozenset[_dt.date], frozenset[str]]:
+    """The case studies' run dates and serials, which a disguise must not reuse."""
+    systems = [load_scenario(name).config().system for name in scenario_names()]
+    return frozenset(s.start.date() for s in systems), frozenset(s.serial for s in systems)
+
+
+def neutral_identity(seed: int) -> Identity:
+    """A date (a weekday, working hours), CPU model and serial drawn from *seed*,
+    none of them a case study's."""
+    dates, serials = _case_identities()
+    rng = random.Random(f"mystery identity {seed}")
+    model = rng.choice(NEUTRAL_MODELS)
+    while True:
+        day = NEUTRAL_FIRST_DAY + _dt.timedelta(days=rng.randrange(NEUTRAL_DAYS))
+        if day.weekday() < 5 and day not in dates:
+            break
+    while (serial := f"{rng.randrange(16**5):05X}") in serials:
+        pass
+    start = _dt.datetime.combine(day, _dt.time(rng.randrange(8, 17), rng.randrange(0, 60, 5)))
+    return Identity(start, model, serial)
+
+
+def disguise(run: RunData, seed: int) -> RunData:
+    """*run* with a neutral name, title, CPU model, serial and date drawn from *seed*.
+
+    Every interval moves by the same amount, so lengths and times of day
+    relative to the start stay; the monitor counters are untouched. The
+    partition z/VM runs in, named after the system, takes the neutral name
+    too. *run* itself is not changed.
+    """
+    who = neutral_identity(seed)
+    shift = who.start - run.intervals[0].start
+    system = dataclasses.replace(
+        run.system,
+        title=HIDDEN_TITLE,
+        sysid=HIDDEN_SYSID,
+        cpu_model=who.cpu_model,
+        serial=who.serial,
+    )
+    intervals = [
+        dataclasses.replace(iv, start=iv.start + shift, end=iv.end + shift) for iv in run.intervals
+    ]
+    lpars = {
+        lpu: dataclasses.replace(d, partition=HIDDEN_SYSID)
+        if d.partition == run.system.sysid
+        else d
+        for lpu, d in run.lpars.items()
+    }
+    return dataclasses.replace(run, system=system, intervals=intervals, lpars=lpars)
 
 
 class Mystery:
@@ -79,8 +153,7 @@ class Mystery:
         problem = PROBLEMS[self._answer]
         # a progress bar in a notebook, naming no scenario
         run = run_data(problem.scenario, dict(problem.knobs), seed=seed, label="mystery system")
-        hidden = dataclasses.replace(run.system, title=HIDDEN_TITLE, sysid=HIDDEN_SYSID)
-        self.run: RunData = dataclasses.replace(run, system=hidden)
+        self.run: RunData = disguise(run, seed)
 
     def report(self, code: str, user: str | None = None) -> str:
         """The mystery system's report *code* (``FCX225``, ``USTAT``...), as text."""

@@ -113,6 +113,7 @@ class MonwriteReader:
         self.damage: list[Damage] = []
         self.sysid = ""
         self.complete = False  # the end block was read and agreed
+        self.sets_read = 0  # record sets read whole (and handed on) so far
 
     def __iter__(self) -> Iterator[Record]:
         for rset in self.sets():
@@ -179,6 +180,7 @@ class MonwriteReader:
             totals[0] += 1
             totals[1] += len(rset.records)
             expected = rset.number + 1
+            self.sets_read += 1
             yield rset
 
     def _skip(self, blocks: _Blocks, exc: MonwriteError, start: int) -> int:

@@ -137,6 +137,7 @@ REORDMON = ReportSpec(
     build=build_reordmon,
     aliases=("REORDER",),
     groups=f"{'':18}<----------- Reorders ----------> <-- Resident --> {'':6}<-Sampled->",
+    per_user=True,
     columns=[
         Column("userid", ("", "Userid"), 8, "s", left=True),
         Column("reorder", ("Set", "Reord"), 5, "s"),

@@ -47,7 +47,7 @@ class ReportSpec:
     columns: list[Column]
     groups: str = ""
     by_time: bool = False
-    per_user: bool = False
+    per_user: bool = False  # `user` limits its rows to one guest or a pattern
     aliases: tuple[str, ...] = field(default_factory=tuple)
     body: Body | None = None  # a layout other than one table (settings, summaries)
     own: str = ""  # why zvmsim has this report, where Performance Toolkit has none

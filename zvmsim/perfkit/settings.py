@@ -103,6 +103,7 @@ FCX226 = ReportSpec(
     build=build_uconf,
     aliases=("UCONF",),
     groups="          Virt <------------ Share ------------>       No MDC      Stor Reserved",
+    per_user=True,
     columns=[
         Column("userid", ("", "Userid"), 8, "s", left=True),
         Column("virtual_cpus", ("", "CPUs"), 5, "i"),

@@ -53,6 +53,7 @@ TXN = ReportSpec(
     title="Application Transactions (reported by the workloads)",
     build=build_txn,
     aliases=("TRANSACTIONS",),
+    per_user=True,
     columns=[
         Column("workload", ("", "Workload"), 8, "s", left=True),
         Column("userid", ("", "Userid"), 8, "s", left=True),

@@ -125,6 +125,7 @@ FCX113 = ReportSpec(
         ("lock_below_2gb", "lock_above_2gb", "Locked"),
     ),
     columns=_UPAGE_COLUMNS,
+    per_user=True,
 )
 
 FCX163 = ReportSpec(

@@ -122,6 +122,7 @@ FCX290 = ReportSpec(
     build=build_upgact,
     aliases=("UPGACT",),
     groups=" " * 8 + _GROUP,
+    per_user=True,
     columns=[_USERID, *_ACT],
 )
 

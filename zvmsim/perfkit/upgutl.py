@@ -89,6 +89,7 @@ FCX292 = ReportSpec(
     build=build_upgutl,
     aliases=("UPGUTL",),
     groups=" " * 9 + _GROUP,
+    per_user=True,
     columns=[_USERID, *_UTL],
 )
 

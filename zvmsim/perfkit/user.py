@@ -203,6 +203,7 @@ FCX112 = ReportSpec(
     build=build_user,
     aliases=("USER",),
     groups="         <------- CPU Load -------> <----- Virtual IO/s ------>",
+    per_user=True,
     columns=[
         Column("userid", ("", "Userid"), 8, "s", left=True),
         *LOAD_COLUMNS,
@@ -221,6 +222,7 @@ FCX114 = ReportSpec(
     build=build_ustat,
     aliases=("USTAT",),
     groups=f"{'':44}<-SVM and->{'':32}<--%Time spent in-->",
+    per_user=True,
     columns=[
         Column("userid", ("", "Userid"), 8, "s", left=True),
         _pct("pct_act", "%ACT"),

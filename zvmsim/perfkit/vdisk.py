@@ -51,6 +51,7 @@ FCX147 = ReportSpec(
     build=build_vdisks,
     aliases=("VDISKS",),
     groups="<----- Virtual Disk ----> <-------- Number of Pages --------> <------ Paging/s ----->",
+    per_user=True,
     columns=[
         Column("owner", ("", "Owner"), 8, "s", left=True),
         Column("name", ("Space", "Name"), 16, "s", left=True),
