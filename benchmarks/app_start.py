@@ -6,10 +6,11 @@ the server and opening the page, then opens the page in Debian's Chromium
 (Playwright) and times the request until the notebook's first dashboard
 control and its report are on screen. ``--loads`` pages are opened one after
 another, ``--gap`` seconds apart; each page's kernel is shut down when it
-closes, as Voilà's unload handler does. ``--cold`` runs Voilà without the
-preheated kernel, for the figure before.
+closes, as Voilà's unload handler does. ``--preheat`` runs the notebook ahead in a
+spare Voilà kernel (off in ``bootstrap.py app``: Voilà 0.5.13's preheated page
+sometimes stalls).
 
-Usage: ``python benchmarks/app_start.py [NOTEBOOK] [--cold] [--warm S] [--loads N] [--gap S]``
+Usage: ``python benchmarks/app_start.py [NOTEBOOK] [--preheat] [--warm S] [--loads N] [--gap S]``
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def first_dashboard(page, url: str) -> float:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("notebook", nargs="?", default="06-pav-mdc")
-    p.add_argument("--cold", action="store_true", help="no preheated kernel (the old way)")
+    p.add_argument("--preheat", action="store_true", help="run it ahead in a spare kernel")
     p.add_argument("--warm", type=float, default=40.0, help="seconds before the first page")
     p.add_argument("--loads", type=int, default=2)
     p.add_argument("--gap", type=float, default=20.0, help="seconds between page loads")
@@ -75,8 +76,8 @@ def main() -> None:
     port = _free_port()
     voila = boot.voila_args(args.notebook, ["--no-browser", f"--port={port}"])
     voila[0:1] = [sys.executable, "-m", "voila"]
-    if args.cold:
-        voila = [a for a in voila if a not in boot.PREHEAT]
+    if args.preheat:
+        voila[4:4] = boot.PREHEAT  # after the notebook
     proc = subprocess.Popen(voila, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -92,7 +93,7 @@ def main() -> None:
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
                 seconds = first_dashboard(page, base)
                 page.close(run_before_unload=True)
-                mode = "cold" if args.cold else "preheated"
+                mode = "preheated" if args.preheat else "cold"
                 print(f"{args.notebook} ({mode}) page {n + 1}: first dashboard in {seconds:.1f} s")
             browser.close()
     finally:
