@@ -135,3 +135,35 @@ def pytest_terminal_summary(terminalreporter) -> None:
         terminalreporter.write_line(
             f"{role:12s} " + ", ".join(f"{n} {o}" for o, n in sorted(by.items()))
         )
+
+
+def load_bootstrap():
+    """bootstrap.py loaded as a module (it is a script, not part of the package)."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("zvmsim_bootstrap", root / "bootstrap.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Execd(Exception):
+    """bootstrap.py handed over to another program (its os.execv, caught)."""
+
+
+@pytest.fixture
+def bootstrap_exec(monkeypatch: pytest.MonkeyPatch):
+    """bootstrap.py with set-up skipped and os.execv caught: (module, argument lists)."""
+    bs = load_bootstrap()
+    started: list[list[str]] = []
+
+    def execv(path: str, args: list[str]) -> None:
+        started.append(args)
+        raise Execd
+
+    monkeypatch.setattr(bs, "setup", lambda: None)
+    monkeypatch.setattr(bs.os, "execv", execv)
+    monkeypatch.setattr(bs.os, "chdir", lambda path: None)
+    return bs, started

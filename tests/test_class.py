@@ -9,11 +9,11 @@ stops everything. Skips, saying why, where the proxy cannot be had.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from conftest import Execd, load_bootstrap
 
 from zvmsim import classroom
 
@@ -82,39 +82,19 @@ Path("notebooks/06-pav-mdc.ipynb").write_text('{"edited by": "%s"}')
 """
 
 
-def _bootstrap():
-    spec = importlib.util.spec_from_file_location(
-        "zvmsim_bootstrap", classroom.ROOT / "bootstrap.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-class _Execd(Exception):
-    pass
-
-
-def test_bootstrap_class_runs_the_classroom_command(monkeypatch: pytest.MonkeyPatch) -> None:
-    bs = _bootstrap()
-    started: list[list[str]] = []
-
-    def execv(path: str, args: list[str]) -> None:
-        started.append(args)
-        raise _Execd
-
-    monkeypatch.setattr(bs, "setup", lambda: None)
+def test_bootstrap_class_runs_the_classroom_command(
+    monkeypatch: pytest.MonkeyPatch, bootstrap_exec
+) -> None:
+    bs, started = bootstrap_exec
     monkeypatch.setattr(bs, "proxy", lambda: None)
-    monkeypatch.setattr(bs.os, "execv", execv)
-    monkeypatch.setattr(bs.os, "chdir", lambda path: None)
     for argv, expected in ((["class"], ["start"]), (["class", "reset", "ada"], ["reset", "ada"])):
-        with pytest.raises(_Execd):
+        with pytest.raises(Execd):
             bs.main(argv)
         assert started[-1][1:] == ["-m", "zvmsim.classroom", *expected]
 
 
 def test_no_npm_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
-    bs = _bootstrap()
+    bs = load_bootstrap()
     monkeypatch.setattr(bs, "PROXY", tmp_path / "none")
     monkeypatch.setattr(bs, "setup", lambda: None)
     monkeypatch.setattr(bs, "is_root", lambda: False)

@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from conftest import Execd, load_bootstrap
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -154,27 +155,16 @@ def test_every_imported_module_is_a_declared_dependency() -> None:
 # ---- bootstrap.py: root, and a Python without venv/pip ----
 
 
-def _bootstrap():
-    spec = importlib.util.spec_from_file_location("zvmsim_bootstrap", ROOT / "bootstrap.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _bootstrap_venv_in(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     """bootstrap.py with its .venv under *tmp_path* (none there yet)."""
-    bs = _bootstrap()
+    bs = load_bootstrap()
     monkeypatch.setattr(bs, "VENV", tmp_path / ".venv")
     monkeypatch.setattr(bs, "PYTHON", tmp_path / ".venv" / "bin" / "python")
     return bs
 
 
-class _Execd(Exception):
-    pass
-
-
 def test_lab_as_root_passes_allow_root(monkeypatch: pytest.MonkeyPatch) -> None:
-    bs = _bootstrap()
+    bs = load_bootstrap()
     monkeypatch.setattr(bs, "is_root", lambda: True)
     assert bs.lab_args([])[-1] == "--allow-root"
     assert bs.lab_args(["--allow-root"]).count("--allow-root") == 1
@@ -182,38 +172,20 @@ def test_lab_as_root_passes_allow_root(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "--allow-root" not in bs.lab_args(["--port=9999"])
 
 
-def test_lab_command_starts_jupyter_lab_on_the_notebooks(monkeypatch: pytest.MonkeyPatch) -> None:
-    bs = _bootstrap()
-    started: list[list[str]] = []
-
-    def execv(path: str, args: list[str]) -> None:
-        started.append(args)
-        raise _Execd
-
-    monkeypatch.setattr(bs, "setup", lambda: None)
+def test_lab_command_starts_jupyter_lab_on_the_notebooks(
+    monkeypatch: pytest.MonkeyPatch, bootstrap_exec
+) -> None:
+    bs, started = bootstrap_exec
     monkeypatch.setattr(bs, "is_root", lambda: True)
-    monkeypatch.setattr(bs.os, "execv", execv)
-    monkeypatch.setattr(bs.os, "chdir", lambda path: None)
-    with pytest.raises(_Execd):
+    with pytest.raises(Execd):
         bs.main(["lab", "--no-browser"])
     assert started[0][1:] == ["lab", "notebooks/", "--no-browser", "--allow-root"]
 
 
-def test_app_command_culls_closed_pages(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    bs = _bootstrap()
-    started: list[list[str]] = []
-
-    def execv(path: str, args: list[str]) -> None:
-        started.append(args)
-        raise _Execd
-
-    monkeypatch.setattr(bs, "setup", lambda: None)
-    monkeypatch.setattr(bs.os, "execv", execv)
-    monkeypatch.setattr(bs.os, "chdir", lambda path: None)
+def test_app_command_culls_closed_pages(bootstrap_exec) -> None:
+    bs, started = bootstrap_exec
     for argv in (["app", "06-pav-mdc", "--port=9999"], ["app"]):
-        with pytest.raises(_Execd):
+        with pytest.raises(Execd):
             bs.main(argv)
     one, every = (args[1:] for args in started)
     assert one == ["notebooks/06-pav-mdc.ipynb", *bs.CULL, "--port=9999"]  # no preheat (stalls)
@@ -221,7 +193,7 @@ def test_app_command_culls_closed_pages(
 
 
 def test_test_command_runs_the_suite_in_two_workers_with_notebooks_whole() -> None:
-    bs = _bootstrap()
+    bs = load_bootstrap()
     assert bs.pytest_args([])[1:] == ["-m", "pytest", "-n", "2", "--dist", "loadfile"]
     assert bs.pytest_args(["-x", "tests/test_cli.py"])[-2:] == ["-x", "tests/test_cli.py"]
     for own in (["-n", "0"], ["-n0"], ["--numprocesses=4"], ["-p", "no:xdist"]):
@@ -262,7 +234,7 @@ def test_failed_venv_is_removed_and_told_in_one_line(
 
 
 def test_a_failing_setup_command_is_one_line(capsys: pytest.CaptureFixture) -> None:
-    bs = _bootstrap()
+    bs = load_bootstrap()
     with pytest.raises(bs.SetupError, match=r"failed \(exit status 3\)"):
         bs.run(sys.executable, "-c", "raise SystemExit(3)")
     with pytest.raises(bs.SetupError, match="failed: "):
