@@ -14,14 +14,24 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from typing import NamedTuple
 
 import numpy as np
 
 from .vmdbk import DM, Vmdbk
 
-__all__ = ["DASD", "NEW", "PageTable", "RES", "Space", "XST"]
+__all__ = ["DASD", "NEW", "ColdRun", "PageTable", "RES", "Space", "XST"]
 
 NEW, RES, XST, DASD, MOVING = 0, 1, 2, 3, 4  # never touched, resident, XSTORE, DASD, in flight
+
+
+class ColdRun(NamedTuple):
+    """How a guest's transaction touches its cold pages (``touch_cold_run``)."""
+
+    rnd: random.Random | None  # draws whether each touch writes; None: reads only
+    write: float  # the share of touches that write
+    per_touch: float  # CPU seconds each touch adds to the burst
+    slice_s: float  # the burst runs once it reaches this
 
 
 class PageTable:

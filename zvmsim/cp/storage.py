@@ -26,7 +26,7 @@ from ..errors import ZvmsimError
 from .dispatch import Processors
 from .paging import PagingDevices
 from .scheduler import faults_like_loading
-from .spaces import DASD, MOVING, NEW, RES, XST, Space
+from .spaces import DASD, MOVING, NEW, RES, XST, ColdRun, Space
 from .vmdbk import Vmdbk
 
 if TYPE_CHECKING:
@@ -603,6 +603,32 @@ class Storage:
         """
         hot = min(space.wss, space.resident)
         return self._touch_one(user, space, space.untouched, space.resident - hot)
+
+    def touch_cold_run(
+        self,
+        user: Vmdbk,
+        space: Space,
+        run: ColdRun,
+        left: int,
+        busy: float,
+    ) -> tuple[int, float, Generator | None]:
+        """Up to *left* of a guest's cold touches (:meth:`touch_cold`), each adding
+        ``run.per_touch`` to *busy*, until one needs a step or *busy* reaches the slice.
+
+        Each touch first draws whether it writes (below ``run.write``) from
+        ``run.rnd``; with no ``run.rnd`` it only reads.
+        Returns (touches done, busy, the step or None).
+        """
+        touch, rnd, write = self.touch_cold, run.rnd, run.write
+        per_touch, slice_s = run.per_touch, run.slice_s
+        done = 0
+        while done < left:
+            done += 1
+            busy += per_touch
+            step = touch(user, space, rnd is not None and rnd.random() < write)
+            if step is not None or busy >= slice_s:
+                return done, busy, step
+        return done, busy, None
 
     def history_clean(self, space: Space, n: int) -> None:
         """*n* resident pages were paged out and in long ago, unchanged since. Before
