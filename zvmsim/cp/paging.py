@@ -126,13 +126,21 @@ class PagingDevices:
     def choose(self, pages: int) -> int:
         """The volume for a new block: CP looks at the volumes, least work in
         flight first (in rotation among equals), and takes the first with room."""
-        count = len(self.volumes)
+        volumes = self.volumes
+        count = len(volumes)
+        turn = self._turn
         order = []
         for k in range(count):
-            i = (self._turn + k) % count
-            vol = self.volumes[i]
+            i = (turn + k) % count
+            vol = volumes[i]
             if vol.slots - vol.used >= pages:
-                order.append((vol.volume.in_flight + vol.writes_pending, k, i))
+                # the volume's I/O in flight (VolumeIO.in_flight) plus its queued writes
+                vio = vol.volume
+                load = vio.queued + vol.writes_pending
+                for rdev in vio.exposures:
+                    if rdev.busy:
+                        load += 1
+                order.append((load, k, i))
         if not order:
             raise self._full()
         order.sort()
