@@ -134,13 +134,7 @@ class PagingDevices:
             i = (turn + k) % count
             vol = volumes[i]
             if vol.slots - vol.used >= pages:
-                # the volume's I/O in flight (VolumeIO.in_flight) plus its queued writes
-                vio = vol.volume
-                load = vio.queued + vol.writes_pending
-                for rdev in vio.exposures:
-                    if rdev.busy:
-                        load += 1
-                order.append((load, k, i))
+                order.append((vol.volume.in_flight + vol.writes_pending, k, i))
         if not order:
             raise self._full()
         order.sort()

@@ -455,7 +455,9 @@ class Storage:
         """
         loc = space.table.loc  # type: ignore[union-attr]
         end = limit
-        for state in (NEW, XST, DASD, MOVING):
+        # the nearest page in any other state ends the run; the likeliest states
+        # first, so that each later search covers a shorter stretch
+        for state in (DASD, XST, MOVING, NEW):
             found = loc.find(state, start, end)
             if found >= 0:
                 end = found
