@@ -618,16 +618,35 @@ class Storage:
         ``run.per_touch`` to *busy*, until one needs a step or *busy* reaches the slice.
 
         Each touch first draws whether it writes (below ``run.write``) from
-        ``run.rnd``; with no ``run.rnd`` it only reads.
-        Returns (touches done, busy, the step or None).
+        ``run.rnd``; with no ``run.rnd`` it only reads. Before z/VM 6.3 the
+        draw changes nothing (:meth:`touch_cold`), but it is made all the same.
+        :meth:`touch_cold` and :meth:`_touch_one` are inline here: the same
+        draws, in the same order. Returns (touches done, busy, the step or None).
         """
-        touch, rnd, write = self.touch_cold, run.rnd, run.write
-        per_touch, slice_s = run.per_touch, run.slice_s
+        grnd, _, per_touch, slice_s = run
+        rnd = self.rnd
         done = 0
         while done < left:
             done += 1
             busy += per_touch
-            step = touch(user, space, rnd is not None and rnd.random() < write)
+            if grnd is not None:
+                grnd.random()  # whether the touch writes
+            resident, wss = space.resident, space.wss
+            cold = resident - (wss if wss < resident else resident)  # outside the hot set
+            untouched = space.untouched
+            pick = rnd.random() * (untouched + cold + space.xstor + space.dasd)
+            step = None
+            if pick < untouched:
+                self.first_touch_counted(space, 1)
+            else:
+                pick -= untouched
+                if pick < cold:
+                    if rnd.random() * space.resident >= space.referenced:
+                        space.referenced += 1
+                elif pick - cold < space.xstor:
+                    self.xstore_in_counted(user, space, 1)
+                elif space.dasd:
+                    step = self.read_counted(user, space)
             if step is not None or busy >= slice_s:
                 return done, busy, step
         return done, busy, None
