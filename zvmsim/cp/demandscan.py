@@ -52,9 +52,12 @@ class DemandScan62:
         order = spaces[turn:] + spaces[:turn]
         shared = [s for s in order if s.kind == "vdisk"]
         guests = [s for s in order if s.kind != "vdisk"]
-        dormant = [s for s in guests if s.listed == "dormant"]
-        eligible = [s for s in guests if s.listed == "eligible"]
-        dispatch = [s for s in guests if s.listed == "dispatch"]
+        dormant: list[Space] = []
+        eligible: list[Space] = []
+        dispatch: list[Space] = []
+        lists = {"dormant": dormant, "eligible": eligible, "dispatch": dispatch}
+        for s in guests:  # each guest's list looked up once
+            lists[s.listed].append(s)
         got = 0
         for space in dispatch:  # page reorder: periodic for each user in queue (SET REORDER)
             storage.reorder_due(space)

@@ -126,11 +126,13 @@ class PagingDevices:
     def choose(self, pages: int) -> int:
         """The volume for a new block: CP looks at the volumes, least work in
         flight first (in rotation among equals), and takes the first with room."""
-        count = len(self.volumes)
+        volumes = self.volumes
+        count = len(volumes)
+        turn = self._turn
         order = []
         for k in range(count):
-            i = (self._turn + k) % count
-            vol = self.volumes[i]
+            i = (turn + k) % count
+            vol = volumes[i]
             if vol.slots - vol.used >= pages:
                 order.append((vol.volume.in_flight + vol.writes_pending, k, i))
         if not order:

@@ -34,11 +34,12 @@ class PtrmSpace:
         self.name = name
         self.maps = maps  # guest virtual it can map, in pages
         self.extents: list[tuple[Space, int, int]] = []  # (guest, first page, pages)
+        self.mapped = 0  # guest virtual mapped so far, in pages (the extents' sum)
 
-    @property
-    def mapped(self) -> int:
-        """Guest virtual mapped so far, in pages."""
-        return sum(n for _, _, n in self.extents)
+    def map(self, guest: Space, first: int, n: int) -> None:
+        """Map *n* pages of *guest* from page *first*."""
+        self.extents.append((guest, first, n))
+        self.mapped += n
 
     @property
     def pages(self) -> int:
@@ -101,5 +102,5 @@ class PtrmSpaces:
             if space is None:
                 space = self._create()
             n = min(guest.pages - first, space.maps - space.mapped)
-            space.extents.append((guest, first, n))
+            space.map(guest, first, n)
             first += n

@@ -127,12 +127,37 @@ class Scheduler:
 
     def _totals(self) -> tuple[list[int], list[int], list[int]]:
         """The dispatch list now: WSS of Q1-3, Q2-3 and Q3 users, how many of them,
-        and how many of them are loading users."""
+        and how many of them are loading users.
+
+        The same sums as :meth:`_count` over every user, in one loop: this runs
+        at every admission and rotation, over the whole dispatch list."""
         now = self.env.now
-        totals: tuple[list[int], list[int], list[int]] = ([0, 0, 0], [0, 0, 0], [0, 0, 0])
-        for other in self.dispatch:
-            self._count(other, now, totals)
-        return totals
+        t1, t2, _ = self.srm.ets_s
+        t12 = t1 + t2
+        wss, slice_s = self._wss, self.slice_s
+        s1 = s2 = s3 = u1 = u2 = u3 = l1 = l2 = l3 = 0
+        for vm in self.dispatch:
+            if vm.quickdsp or vm.elisted or vm.state == DM:
+                continue  # class 0 or not in queue: not counted
+            w = wss(vm)
+            faults = vm.page_faults - vm.faults_at_add
+            if faults < LOADING_FAULTS:
+                ld = int(vm.loading)
+            else:
+                ld = int(faults_like_loading(faults, vm.tcpu_s - vm.tcpu_at_add, slice_s))
+            s1 += w
+            u1 += 1
+            l1 += ld
+            age = now - vm.added_at
+            if age >= t1:
+                s2 += w
+                u2 += 1
+                l2 += ld
+                if age >= t12:
+                    s3 += w
+                    u3 += 1
+                    l3 += ld
+        return ([s1, s2, s3], [u1, u2, u3], [l1, l2, l3])
 
     def _count(self, vm: Vmdbk, now: float, totals: tuple[list[int], ...]) -> None:
         """Add dispatch-list user *vm* to *totals* (see :meth:`_totals`)."""

@@ -14,14 +14,26 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 
 from .vmdbk import DM, Vmdbk
 
-__all__ = ["DASD", "NEW", "PageTable", "RES", "Space", "XST"]
+__all__ = ["DASD", "NEW", "ColdRun", "PageTable", "RES", "Space", "XST"]
 
 NEW, RES, XST, DASD, MOVING = 0, 1, 2, 3, 4  # never touched, resident, XSTORE, DASD, in flight
+SWEEP_CHUNK = 4096  # pages a clock sweep tests at a time, at least
+
+
+class ColdRun(NamedTuple):
+    """How a guest's transaction touches its cold pages (``touch_cold_run``)."""
+
+    rnd: random.Random | None  # draws whether each touch writes; None: reads only
+    write: float  # the share of touches that write
+    per_touch: float  # CPU seconds each touch adds to the burst
+    slice_s: float  # the burst runs once it reaches this
 
 
 class PageTable:
@@ -35,9 +47,25 @@ class PageTable:
         self.block = [0] * pages  # which paging block (one DASD I/O) holds the page
         # CP scans frames in real-storage order, which has nothing to do with the
         # guest's virtual addresses: the clock hands walk a shuffled page order.
-        self.order = np.random.default_rng(rnd.getrandbits(64)).permutation(pages).tolist()
+        self.order = np.random.default_rng(rnd.getrandbits(64)).permutation(pages)
         self.hand = 0  # the steal clock hand (a position in order)
         self.xhand = 0  # the XSTORE migration hand
+
+    def _chunks(self, pos: int, n: int) -> Iterator[tuple[int, np.ndarray]]:
+        """The sweep from *pos* in pieces: (position, the pages there in sweep order).
+
+        Each piece is bounded by the end of the order (it wraps to 0) and is
+        larger when more pages are wanted; the caller stops when it has enough.
+        """
+        size = len(self.loc)
+        steps = 0
+        while steps < size:
+            length = min(size - steps, size - pos, max(4 * n, SWEEP_CHUNK))
+            yield pos, self.order[pos : pos + length]
+            steps += length
+            pos += length
+            if pos == size:
+                pos = 0
 
     def take(self, n: int, honour_ref: bool) -> tuple[list[int], int, int]:
         """Sweep the clock: pick up to *n* resident pages to steal.
@@ -46,45 +74,58 @@ class PageTable:
         (a second chance), as the friendly passes do; otherwise anything goes.
         Returns the pages taken, how many referenced bits were cleared and how
         many resident frames the sweep examined (tested, and taken or passed over).
+        The pages are tested a piece of the sweep at a time, in bulk; the sweep
+        stops just after the *n*-th page taken, as a page-by-page clock would.
         """
-        loc, ref, order = self.loc, self.ref, self.order
-        size = len(loc)
+        loc = np.frombuffer(self.loc, dtype=np.uint8)
+        ref = np.frombuffer(self.ref, dtype=np.uint8)
         taken: list[int] = []
-        cleared = steps = examined = 0
+        cleared = examined = 0
         pos = self.hand
-        while len(taken) < n and steps < size:
-            i = order[pos]
-            if loc[i] == RES:
-                examined += 1
-                if ref[i]:
-                    ref[i] = 0
-                    cleared += 1
-                    if not honour_ref:
-                        taken.append(i)
-                else:
-                    taken.append(i)
-            pos += 1
-            if pos == size:
-                pos = 0
-            steps += 1
+        size = len(loc)
+        if n > 0:
+            for start, pages in self._chunks(pos, n):
+                res = loc[pages] == RES
+                referenced = res & (ref[pages] != 0)
+                chosen = res & ~referenced if honour_ref else res
+                need = n - len(taken)
+                counts = np.cumsum(chosen)
+                if counts.size and counts[-1] >= need:
+                    last = int(np.searchsorted(counts, need)) + 1  # through the n-th page
+                    pages, res, referenced, chosen = (
+                        pages[:last],
+                        res[:last],
+                        referenced[:last],
+                        chosen[:last],
+                    )
+                examined += int(np.count_nonzero(res))
+                cleared += int(np.count_nonzero(referenced))
+                ref[pages[referenced]] = 0
+                taken.extend(pages[chosen].tolist())
+                pos = (start + len(pages)) % size
+                if len(taken) >= n:
+                    break
         self.hand = pos
         return taken, cleared, examined
 
     def take_xstor(self, n: int) -> list[int]:
         """The next *n* pages held in XSTORE, in sweep order (for migration)."""
-        loc, order = self.loc, self.order
-        size = len(loc)
+        loc = np.frombuffer(self.loc, dtype=np.uint8)
         taken: list[int] = []
-        steps = 0
         pos = self.xhand
-        while len(taken) < n and steps < size:
-            i = order[pos]
-            if loc[i] == XST:
-                taken.append(i)
-            pos += 1
-            if pos == size:
-                pos = 0
-            steps += 1
+        size = len(loc)
+        if n > 0:
+            for start, pages in self._chunks(pos, n):
+                chosen = loc[pages] == XST
+                need = n - len(taken)
+                counts = np.cumsum(chosen)
+                if counts.size and counts[-1] >= need:
+                    last = int(np.searchsorted(counts, need)) + 1
+                    pages, chosen = pages[:last], chosen[:last]
+                taken.extend(pages[chosen].tolist())
+                pos = (start + len(pages)) % size
+                if len(taken) >= n:
+                    break
         self.xhand = pos
         return taken
 

@@ -26,7 +26,7 @@ from ..errors import ZvmsimError
 from .dispatch import Processors
 from .paging import PagingDevices
 from .scheduler import faults_like_loading
-from .spaces import DASD, MOVING, NEW, RES, XST, Space
+from .spaces import DASD, MOVING, NEW, RES, XST, ColdRun, Space
 from .vmdbk import Vmdbk
 
 if TYPE_CHECKING:
@@ -455,7 +455,9 @@ class Storage:
         """
         loc = space.table.loc  # type: ignore[union-attr]
         end = limit
-        for state in (NEW, XST, DASD, MOVING):
+        # the nearest page in any other state ends the run; the likeliest states
+        # first, so that each later search covers a shorter stretch
+        for state in (DASD, XST, MOVING, NEW):
             found = loc.find(state, start, end)
             if found >= 0:
                 end = found
@@ -603,6 +605,51 @@ class Storage:
         """
         hot = min(space.wss, space.resident)
         return self._touch_one(user, space, space.untouched, space.resident - hot)
+
+    def touch_cold_run(
+        self,
+        user: Vmdbk,
+        space: Space,
+        run: ColdRun,
+        left: int,
+        busy: float,
+    ) -> tuple[int, float, Generator | None]:
+        """Up to *left* of a guest's cold touches (:meth:`touch_cold`), each adding
+        ``run.per_touch`` to *busy*, until one needs a step or *busy* reaches the slice.
+
+        Each touch first draws whether it writes (below ``run.write``) from
+        ``run.rnd``; with no ``run.rnd`` it only reads. Before z/VM 6.3 the
+        draw changes nothing (:meth:`touch_cold`), but it is made all the same.
+        :meth:`touch_cold` and :meth:`_touch_one` are inline here: the same
+        draws, in the same order. Returns (touches done, busy, the step or None).
+        """
+        grnd, _, per_touch, slice_s = run
+        rnd = self.rnd
+        done = 0
+        while done < left:
+            done += 1
+            busy += per_touch
+            if grnd is not None:
+                grnd.random()  # whether the touch writes
+            resident, wss = space.resident, space.wss
+            cold = resident - (wss if wss < resident else resident)  # outside the hot set
+            untouched = space.untouched
+            pick = rnd.random() * (untouched + cold + space.xstor + space.dasd)
+            step = None
+            if pick < untouched:
+                self.first_touch_counted(space, 1)
+            else:
+                pick -= untouched
+                if pick < cold:
+                    if rnd.random() * space.resident >= space.referenced:
+                        space.referenced += 1
+                elif pick - cold < space.xstor:
+                    self.xstore_in_counted(user, space, 1)
+                elif space.dasd:
+                    step = self.read_counted(user, space)
+            if step is not None or busy >= slice_s:
+                return done, busy, step
+        return done, busy, None
 
     def history_clean(self, space: Space, n: int) -> None:
         """*n* resident pages were paged out and in long ago, unchanged since. Before

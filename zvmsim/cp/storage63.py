@@ -36,7 +36,7 @@ from typing import Any
 
 from ..errors import ZvmsimError
 from .agelist import AgeList
-from .spaces import Space
+from .spaces import ColdRun, Space
 from .storage import SEGMENT_PAGES, Storage
 from .vmdbk import Vmdbk
 
@@ -442,22 +442,69 @@ class Storage63(Storage):
 
         Returns a step to ``yield from`` when the page must be read from DASD.
         """
-        hot = min(space.wss, space.valid)
-        parts = (
-            space.valid - hot,
-            space.ibr,
-            space.pnr,
-            space.aged,
-            space.xstor,
-            space.dasd,
-            space.untouched,
-        )
-        pick = self.rnd.random() * sum(parts)
-        state = 0
-        while state < len(parts) - 1 and pick >= parts[state]:
-            pick -= parts[state]
+        resident, ibr, pnr, aged = space.resident, space.ibr, space.pnr, space.aged
+        valid = resident - ibr - pnr - aged
+        wss = space.wss
+        cold = valid - (wss if wss < valid else valid)
+        xstor, dasd = space.xstor, space.dasd
+        untouched = space.pages - resident - xstor - dasd - space.moving
+        pick = self.rnd.random() * (cold + ibr + pnr + aged + xstor + dasd + untouched)
+        # the page's state, as the cumulative counts above place *pick*
+        if pick < cold:
+            if cold <= 0:
+                return None
+            if write:  # a valid cold page: only a change matters
+                base = resident - aged - (wss if wss < valid else valid)
+                if space.clean and self.rnd.random() * max(1, base) < space.clean:
+                    space.clean -= 1
+            return None
+        return self._touch_state(user, space, write, pick - cold)
+
+    def touch_cold_run(
+        self,
+        user: Vmdbk,
+        space: Space,
+        run: ColdRun,
+        left: int,
+        busy: float,
+    ) -> tuple[int, float, Generator | None]:
+        """:meth:`Storage.touch_cold_run`, with :meth:`touch_cold`'s common case (a
+        valid cold page) inline: the same draws, in the same order."""
+        grnd, write, per_touch, slice_s = run.rnd, run.write, run.per_touch, run.slice_s
+        rnd = self.rnd
+        done = 0
+        while done < left:
+            done += 1
+            busy += per_touch
+            changes = grnd is not None and grnd.random() < write
+            resident, ibr, pnr, aged = space.resident, space.ibr, space.pnr, space.aged
+            valid = resident - ibr - pnr - aged
+            wss = space.wss
+            hot = wss if wss < valid else valid
+            cold = valid - hot
+            xstor, dasd = space.xstor, space.dasd
+            untouched = space.pages - resident - xstor - dasd - space.moving
+            pick = rnd.random() * (cold + ibr + pnr + aged + xstor + dasd + untouched)
+            if pick < cold:  # a valid cold page: only a change matters
+                if changes:
+                    clean = space.clean
+                    if clean and rnd.random() * max(1, resident - aged - hot) < clean:
+                        space.clean = clean - 1
+                step = None
+            else:
+                step = self._touch_state(user, space, changes, pick - cold)
+            if step is not None or busy >= slice_s:
+                return done, busy, step
+        return done, busy, None
+
+    def _touch_state(self, user: Vmdbk, space: Space, write: bool, pick: float) -> Generator | None:
+        """:meth:`touch_cold` past the valid cold pages (*pick* already reduced)."""
+        parts = (space.ibr, space.pnr, space.aged, space.xstor, space.dasd, space.untouched)
+        state = 1
+        while state < 6 and pick >= parts[state - 1]:
+            pick -= parts[state - 1]
             state += 1
-        if parts[state] <= 0:
+        if parts[state - 1] <= 0:
             return None
         if state in (1, 2, 3):  # invalid but resident: a revalidation
             self._revalidate(user, space, ("ibr", "pnr", "aged")[state - 1])

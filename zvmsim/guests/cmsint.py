@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from ..cp.spaces import ColdRun
 from ..errors import ZvmsimError
 from .base import Workload
 from .cms import _hot_tracks, _warm
@@ -155,9 +156,11 @@ class CmsInteractive(Workload):
             work = p["cpu_ms"] / 1000.0 * (0.5 + rnd.random())
             per_touch = work / (touches + 1)
             busy = per_touch
-            for _ in range(touches):
-                busy += per_touch
-                step = storage.touch_cold(vm, space, False)
+            run = ColdRun(None, 0.0, per_touch, slice_s)
+            left = touches
+            while left > 0:
+                done, busy, step = storage.touch_cold_run(vm, space, run, left, busy)
+                left -= done
                 if step is not None or busy >= slice_s:
                     yield cpu.run(vm, busy, 0.0)
                     busy = 0.0

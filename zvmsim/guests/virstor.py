@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from ..cp.spaces import ColdRun
 from ..errors import ZvmsimError
 from .base import Workload
 from .linux import PAGES_PER_MB, _space
@@ -94,9 +95,11 @@ class Virstor(Workload):
             work = p["cpu_ms"] / 1000.0 * (0.5 + rnd.random())
             per_touch = work / touches if touches else 0.0
             busy = 0.0 if touches else work
-            for _ in range(touches):
-                busy += per_touch
-                step = storage.touch_cold(vm, space, rnd.random() < write)
+            run = ColdRun(rnd, write, per_touch, slice_s)
+            left = touches
+            while left > 0:
+                done, busy, step = storage.touch_cold_run(vm, space, run, left, busy)
+                left -= done
                 if step is not None or busy >= slice_s:
                     yield cpu.run(vm, busy, 0.0)
                     busy = 0.0
