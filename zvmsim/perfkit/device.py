@@ -23,7 +23,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .reduce import Interval, RunData
-from .render import Column, spans
+from .render import NOT_SIMULATED, Column, spans
 from .report import ReportSpec
 
 __all__ = ["FCX108", "ALL_DASD", "IO_TIMES", "device_rows"]
@@ -125,10 +125,10 @@ _COLUMNS = [
     Column("io_rate", ("", "I/O"), 6, "r"),
     *IO_TIMES,
     Column("pct_read", ("", "READ"), 4, "i"),
-    Column("seek_cyls", ("SEEK", "Cyls"), 5, "i", origin="IBM, not simulated (dots)"),
-    Column("recov_ssch", ("Recov", "SSCH"), 5, "i", origin="IBM, not simulated (dots)"),
-    Column("throttle_set", ("", "Set/s"), 5, "1", origin="IBM, not simulated (dots)"),
-    Column("throttle_delay", ("", "Dly/s"), 5, "1", origin="IBM, not simulated (dots)"),
+    Column("seek_cyls", ("SEEK", "Cyls"), 5, "i", origin=NOT_SIMULATED),
+    Column("recov_ssch", ("Recov", "SSCH"), 5, "i", origin=NOT_SIMULATED),
+    Column("throttle_set", ("", "Set/s"), 5, "1", origin=NOT_SIMULATED),
+    Column("throttle_delay", ("", "Dly/s"), 5, "1", origin=NOT_SIMULATED),
 ]
 
 FCX108 = ReportSpec(

@@ -45,6 +45,10 @@ class Column:
     origin: str = "IBM"
 
 
+# The origin of an IBM column zvmsim does not simulate: Perfkit prints dots for it.
+NOT_SIMULATED = "IBM, not simulated (dots)"
+
+
 def fmt_number(value: Any, width: int, style: str) -> str:
     """Format *value* Perfkit-style to fit *width* characters."""
     if style == "s":

@@ -25,7 +25,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .reduce import Interval, RunData
-from .render import Column, spans
+from .render import NOT_SIMULATED, Column, spans
 from .report import ReportSpec, by_time_rows
 
 __all__ = ["FCX264"]
@@ -73,7 +73,6 @@ def build_sxsutil(run: RunData, intervals: list[Interval], user: str | None) -> 
     return pd.DataFrame(by_time_rows(have, _row, mean_gauges=True))
 
 
-_DOTS = "IBM, not simulated (dots)"
 _COLUMNS = [
     Column("interval_end", ("Interval", "End Time"), 8, "s", left=True),
     Column("total_pages", ("Total", "Pages"), 6, "i"),
@@ -94,13 +93,13 @@ _COLUMNS = [
         "i",
         origin="IBM; zvmsim's fixed tables and pools and DAT tables",
     ),
-    Column("alias_total", ("", "Total"), 6, "i", origin=_DOTS),
-    Column("alias_cplock", ("", "CPLock"), 6, "i", origin=_DOTS),
-    Column("alias_no_owned", ("No-", "Owned"), 6, "i", origin=_DOTS),
-    Column("backed_below_2gb", ("", "<2GB"), 7, "i", origin=_DOTS),
-    Column("backed_above_2gb", ("", ">2GB"), 7, "i", origin=_DOTS),
-    Column("steal_queue", ("Steal", "Queue"), 6, "i", origin=_DOTS),
-    Column("contiguous", ("Poten.", "Contig"), 6, "i", origin=_DOTS),
+    Column("alias_total", ("", "Total"), 6, "i", origin=NOT_SIMULATED),
+    Column("alias_cplock", ("", "CPLock"), 6, "i", origin=NOT_SIMULATED),
+    Column("alias_no_owned", ("No-", "Owned"), 6, "i", origin=NOT_SIMULATED),
+    Column("backed_below_2gb", ("", "<2GB"), 7, "i", origin=NOT_SIMULATED),
+    Column("backed_above_2gb", ("", ">2GB"), 7, "i", origin=NOT_SIMULATED),
+    Column("steal_queue", ("Steal", "Queue"), 6, "i", origin=NOT_SIMULATED),
+    Column("contiguous", ("Poten.", "Contig"), 6, "i", origin=NOT_SIMULATED),
 ]
 
 FCX264 = ReportSpec(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .reduce import Interval, RunData
-from .render import Column, spans
+from .render import NOT_SIMULATED, Column, spans
 from .report import ReportSpec
 from .user import by_time_per_user, users_in, with_system_row
 
@@ -83,14 +83,14 @@ _UPAGE_COLUMNS = [
     Column("page_reads", ("", "Reads"), 5, "r"),
     Column("page_writes", ("", "Write"), 5, "r"),
     Column("steals", ("Page", "Steals"), 6, "r"),
-    Column("migr_2gb", ("", ">2GB>"), 6, "r", origin="IBM, not simulated (dots)"),
+    Column("migr_2gb", ("", ">2GB>"), 6, "r", origin=NOT_SIMULATED),
     Column("x_to_ms", ("", "X>MS"), 6, "r"),
     Column("ms_to_x", ("", "MS>X"), 6, "r"),
     Column("x_to_ds", ("", "X>DS"), 6, "r"),
     Column("wss", ("", "WSS"), 7, "i"),
     Column("reserved", ("", "Resrvd"), 6, "i"),
-    Column("res_below_2gb", ("", "R<2GB"), 7, "i", origin="IBM, not simulated (dots)"),
-    Column("res_above_2gb", ("", "R>2GB"), 7, "i", origin="IBM, not simulated (dots)"),
+    Column("res_below_2gb", ("", "R<2GB"), 7, "i", origin=NOT_SIMULATED),
+    Column("res_above_2gb", ("", "R>2GB"), 7, "i", origin=NOT_SIMULATED),
     Column(
         "resident",
         ("", "Total"),
@@ -98,8 +98,8 @@ _UPAGE_COLUMNS = [
         "i",
         origin="ours: resident pages, the sum Perfkit splits below and above 2 GB",
     ),
-    Column("lock_below_2gb", ("", "L<2GB"), 5, "i", origin="IBM, not simulated (dots)"),
-    Column("lock_above_2gb", ("", "L>2GB"), 5, "i", origin="IBM, not simulated (dots)"),
+    Column("lock_below_2gb", ("", "L<2GB"), 5, "i", origin=NOT_SIMULATED),
+    Column("lock_above_2gb", ("", "L>2GB"), 5, "i", origin=NOT_SIMULATED),
     Column("xstor", ("", "XSTOR"), 7, "i"),
     Column("dasd", ("", "DASD"), 7, "i"),
 ]
