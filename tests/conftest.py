@@ -155,15 +155,25 @@ class Execd(Exception):
 
 @pytest.fixture
 def bootstrap_exec(monkeypatch: pytest.MonkeyPatch):
-    """bootstrap.py with set-up skipped and os.execv caught: (module, argument lists)."""
+    """bootstrap.py with set-up skipped and os.execv caught: (module, argument lists).
+
+    What an ``os.execve`` passed as environment is in ``bs.envs``; the notebooks
+    a background warm-up would have run are in ``bs.warmed``."""
     bs = load_bootstrap()
     started: list[list[str]] = []
+    bs.envs, bs.warmed = [], []
 
     def execv(path: str, args: list[str]) -> None:
         started.append(args)
         raise Execd
 
+    def execve(path: str, args: list[str], env: dict[str, str]) -> None:
+        bs.envs.append(env)
+        execv(path, args)
+
     monkeypatch.setattr(bs, "setup", lambda: None)
+    monkeypatch.setattr(bs, "warm_up", lambda notebooks, env: bs.warmed.append(notebooks))
     monkeypatch.setattr(bs.os, "execv", execv)
+    monkeypatch.setattr(bs.os, "execve", execve)
     monkeypatch.setattr(bs.os, "chdir", lambda path: None)
     return bs, started
