@@ -12,17 +12,36 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import tempfile
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 import zvmsim
+from zvmsim import runcache
 from zvmsim.cli import main
 from zvmsim.perfkit import RunData, reduce
 
 # the folder the xdist workers share runs through (None: one process, memory only)
 _SHARED: list[Path] = []
+
+# The suite's own process simulates every run it checks (runcache.ENABLED), but the
+# notebook kernels (nbval) and Voilà pages it starts share one run cache, new for the
+# session: a notebook's runs are simulated once, by whichever of the two comes first.
+runcache.ENABLED = False
+_KERNEL_CACHE: list[tempfile.TemporaryDirectory] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # the controller: workers inherit it
+        _KERNEL_CACHE.append(tempfile.TemporaryDirectory(prefix="zvmsim-kernel-runs-"))
+        os.environ[runcache.ENV] = _KERNEL_CACHE[0].name
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in _KERNEL_CACHE:
+        folder.cleanup()
 
 
 def _simulate(

@@ -192,8 +192,11 @@ def test_app_command_culls_closed_pages(bootstrap_exec) -> None:
     assert every == ["notebooks/", *bs.CULL]  # a kernel kept hot for each of 19: too much memory
 
 
-def test_app_and_lab_keep_runs_in_the_run_cache_warmed_ahead(bootstrap_exec) -> None:
+def test_app_and_lab_keep_runs_in_the_run_cache_warmed_ahead(
+    bootstrap_exec, monkeypatch: pytest.MonkeyPatch
+) -> None:
     bs, started = bootstrap_exec
+    monkeypatch.delenv("ZVMSIM_RUN_CACHE")  # the suite's session cache, for its kernels
     for argv in (["app", "06-pav-mdc"], ["lab"]):
         with pytest.raises(Execd):
             bs.main(argv)

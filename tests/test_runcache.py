@@ -19,13 +19,19 @@ def _fcx108(data) -> str:
 
 @pytest.fixture()
 def cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setattr(runcache, "ENABLED", True)  # off in the suite's own process
     monkeypatch.setenv(runcache.ENV, str(tmp_path))
     return tmp_path
 
 
 def test_off_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runcache, "ENABLED", True)
     monkeypatch.delenv(runcache.ENV, raising=False)
     assert runcache.folder() is None
+
+
+def test_the_suite_itself_always_simulates() -> None:
+    assert not runcache.ENABLED and runcache.folder() is None
 
 
 def test_a_cached_run_reports_byte_for_byte_what_a_fresh_one_does(cache: Path) -> None:
@@ -62,9 +68,7 @@ def test_a_bad_knob_is_still_refused_and_nothing_is_stored(cache: Path) -> None:
     assert not list(cache.glob("*.pickle"))
 
 
-def test_the_folder_keeps_its_newest_entries(
-    cache: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_folder_keeps_its_newest_entries(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runcache, "MAX_ENTRIES", 2)
     for seed in (1, 2, 3):
         zvmsim.simulate("pav-mdc", KNOBS, seed=seed, duration=30)

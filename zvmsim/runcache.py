@@ -6,10 +6,12 @@ kernel or by any other (a class's students all open the same dashboards), can
 be read from disk instead of simulated again, and gives byte-identical reports.
 
 The cache is off unless ``$ZVMSIM_RUN_CACHE`` names a folder: ``bootstrap.py
-lab``, ``app`` and ``class`` turn it on; the test suite and ``benchmarks/``
-leave it off, so they always simulate. Each entry's name is a hash of the
-run's inputs and of a fingerprint of every file under ``zvmsim/`` and
-``data/``: a change to the simulator or its calibration misses the cache
+lab``, ``app`` and ``class`` turn it on; ``benchmarks/`` leave it off, so they
+always simulate. The test suite's own process never uses it; the notebook
+kernels and Voilà pages it starts share a cache made new for the session, so a
+notebook's runs are simulated once for nbval and read back for its browser check.
+Each entry's name is a hash of the run's inputs and of a fingerprint of every
+file under ``zvmsim/`` and ``data/``: a change to the simulator or its calibration misses the cache
 instead of returning a stale run. A damaged entry is simulated again and
 rewritten. The folder keeps its newest ``MAX_ENTRIES`` entries.
 """
@@ -26,17 +28,23 @@ from typing import Any
 
 from .paths import data_dir
 
-__all__ = ["ENV", "MAX_ENTRIES", "cached_run", "folder", "fingerprint"]
+__all__ = ["ENABLED", "ENV", "MAX_ENTRIES", "cached_run", "folder", "fingerprint"]
 
 ENV = "ZVMSIM_RUN_CACHE"
 MAX_ENTRIES = 2000  # a run's records pickle to well under 1 MB
 PACKAGE = Path(__file__).resolve().parent
 
 
+# False in a process that must simulate every run it asks for, whatever the
+# environment says: the test suite's own (its notebook kernels and Voilà pages share
+# one cache of the session's runs; its in-process checks of determinism do not)
+ENABLED = True
+
+
 def folder() -> Path | None:
     """The cache folder, or None when the cache is off."""
     value = os.environ.get(ENV, "").strip()
-    return Path(value) if value else None
+    return Path(value) if value and ENABLED else None
 
 
 @cache
