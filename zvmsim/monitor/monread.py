@@ -47,7 +47,6 @@ from .monwrite import (
     CONTINUES,
     CRC_AT,
     CRCS_AT,
-    EOF_RECORD,
     EVENT,
     EVENT_DOMAINS,
     IPARML,
