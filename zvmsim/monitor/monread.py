@@ -403,11 +403,11 @@ class MonwriteReader:
                 )
             size, zero, domain, rec_no, tod = unpack(data, pos)
             if (domain, rec_no) == EOF_KEY and size == HEADER.size and not zero:
-                if strict and (page_end > end or any(view[pos + HEADER.size : page_end])):
+                if strict and (page_end > end or not _zeros(data, pos + HEADER.size, page_end)):
                     raise self._error(block, "data after the end-of-frame record", where)
                 pos = page_end
                 continue
-            if size == 0 and not strict and not any(view[pos:page_end]):
+            if size == 0 and not strict and _zeros(data, pos, page_end):
                 pos = page_end  # the rest of the page unused
                 continue
             if zero or size < HEADER.size or pos + size > end + 1:
@@ -434,9 +434,14 @@ class MonwriteReader:
                         raise self._error(block, what, where) from None
                     self.misfits[(domain, rec_no)] += 1
             pos += size
-        if strict and (pos != end + 1 or any(view[pos : (pos - 1) // BLOCK * BLOCK + BLOCK])):
+        if strict and (pos != end + 1 or not _zeros(data, pos, (pos - 1) // BLOCK * BLOCK + BLOCK)):
             raise self._error(page + end // BLOCK, "data after the last record of the set")
         return out
+
+
+def _zeros(data: bytearray, start: int, stop: int) -> bool:
+    """Whether *data* holds only zeros from *start* to *stop*."""
+    return data.count(0, start, stop) == max(0, stop - start)
 
 
 def _top(counts: Counter[tuple[int, int]], shown: int = 8) -> str:
