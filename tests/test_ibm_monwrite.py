@@ -9,7 +9,11 @@ truncated file (or, salvaging, drop just the damaged message).
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from ibm_monwrite import EVENT, PAGE, SAMPLE, monwrite_file, record
 from test_monwrite import RECORDS, TOD0, as_file, synthetic
 
@@ -135,19 +139,52 @@ def test_report_from_a_real_systems_file_is_the_live_one_and_says_what_it_skippe
     assert got.err.startswith(f"zvmsim: note: {ibm}: skipped ") and "does not reduce: D" in got.err
 
 
-def test_random_pages_behind_an_ibm_control_record_never_crash() -> None:
-    import random
+IBM_FILE = monwrite_file(messages(RECORDS, extra=2))
+IBM_SETS = [s.records for s in MonwriteReader(IBM_FILE).sets()]
 
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["flip", "cut", "drop"]),
+            st.integers(0, len(IBM_FILE) - 1),
+            st.integers(0, 7),
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_a_mutated_real_systems_file_is_read_or_refused_in_one_line(changes) -> None:
+    raw = IBM_FILE
+    for how, at, arg in changes:
+        at %= max(1, len(raw))
+        if how == "flip" and raw:
+            raw = raw[:at] + bytes([raw[at] ^ (1 << arg)]) + raw[at + 1 :]
+        elif how == "cut":
+            raw = raw[:at]
+        else:
+            raw = raw[:at] + raw[at + PAGE :]
+    try:
+        list(MonwriteReader(raw))
+    except ZvmsimError as exc:
+        assert "\n" not in str(exc)
+    reader = MonwriteReader(raw, salvage=True)
+    try:
+        got = [s.records for s in reader.sets()]
+    except ZvmsimError:
+        return
+    if raw[: len(IBM_FILE)] == IBM_FILE:  # only added: every original set comes back
+        assert got[: len(IBM_SETS)] == IBM_SETS
+
+
+def test_random_pages_behind_an_ibm_control_record_never_crash() -> None:
     rnd = random.Random(19)
     head = monwrite_file([(SAMPLE, [[record(1, 4, TOD0, bytes(8))]])])[:PAGE]
     for _ in range(40):
         raw = head + rnd.randbytes(rnd.randrange(1, 3 * PAGE))
-        try:
-            list(MonwriteReader(raw))
-        except ZvmsimError as exc:
-            assert "\n" not in str(exc)
-        reader = MonwriteReader(raw, salvage=True)
-        try:
-            list(reader)
-        except ZvmsimError:
-            pass
+        for salvage in (False, True):
+            try:
+                list(MonwriteReader(raw, salvage=salvage))
+            except ZvmsimError as exc:
+                assert "\n" not in str(exc)
