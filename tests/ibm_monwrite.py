@@ -12,8 +12,9 @@ agrees with IBM's layout and not merely with itself:
   IPRMMSG2, which for *MONITOR hold the start and end address of the
   monitor control area in the saved segment); at X'28' MWTCAREA, a copy of
   the monitor control area: 12-byte entries MWTCAFLG (X'E2' sample,
-  X'C5' event), MWTCADMA (domain bits), a reserved byte... MWTCASTR and
-  MWTCAEND, the addresses of the first and last byte of the records;
+  X'C5' event), MWTCADMA and the byte after it (domain bits), a reserved
+  byte, then MWTCASTR and MWTCAEND, the addresses of the first and last
+  byte of the records;
 * then the 4 KB pages of the saved segment that hold those records, entry
   by entry;
 * records start with the 20-byte MRHDR (MRHDRLEN, MRHDRZER, MRHDRDM, a
