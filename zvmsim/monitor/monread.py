@@ -325,7 +325,7 @@ class MonwriteReader:
                 seen |= 1 << (15 - rec.DOMAIN)
                 if (kind == EVENT) != (rec.DOMAIN in EVENT_DOMAINS) and kind != CONFIG:
                     raise self._error(number, "a record in a set of the wrong kind")
-            if len(got) != count or seen != domains:
+            if not got or len(got) != count or seen != domains:
                 raise self._error(number, MISMATCH)
             if got[0].tod != int.from_bytes(tod0, "big") or got[-1].tod != int.from_bytes(
                 tod1, "big"
