@@ -79,7 +79,7 @@ RUN_NOT_IMPORTED = {
     "jupyterhub_idle_culler": "jupyterhub-idle-culler",
     "xdist": "pytest-xdist",
 }
-LOCAL = {"zvmsim", "conftest"}
+LOCAL = {"zvmsim"} | {p.stem for p in (ROOT / "tests").glob("*.py")}  # tests' own helpers
 
 
 def _pyproject_packages() -> dict[str, str]:
