@@ -205,11 +205,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "kept them in the seed) is not modelled. The demand scan itself no longer "
         "steals from LIN102 (steals 0)"
     ),
-    ("undersized_lpar", "", "ssch_rate@>>Mean>>"): (
-        "339 a second against 567: the guests do no DASD I/O of their own (the seed's "
-        "about 100 a second beside the paging, issue 18 section 6), and our paging "
-        "I/Os carry 8 pages against the seed's 2-3"
-    ),
     ("undersized_lpar", "", "page_writes"): (
         "29 pages/s per volume against 18: XSTORE migration writes every page stolen "
         "from it; the 6.2-era split of paging between XSTORE and DASD is not the "
@@ -237,13 +232,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "141 a second against 5.7: the guests' first touches fill the 52 GB in the last "
         "half minute and the first demand scan moves 35,000 frames to XSTORE at once "
         "(1,119 a second in that interval, about 1 in the others)"
-    ),
-    ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "ssch_rate"): (
-        "0 against 114: the guests' own DASD I/O is not in the scenario (the seed's "
-        "after day, with the DASD reconfigured, shows it alone)"
-    ),
-    ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "dasd_resp_ms"): (
-        "0 (no DASD I/O at all) against 1.2: the same missing guest I/O"
     ),
     ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "pct_susp"): (
         "0 against .4: the redispatch delay after each wait is not modelled"

@@ -105,7 +105,7 @@ class LinuxApp(LinuxServer):
     @property
     def links(self) -> list[str]:
         swap = [self.swap_disk.name] if self.swap_disk is not None else []
-        return swap + [d.name for d in self.disks]
+        return swap + [d.name for d in self.disks] + super().links
 
     def appldata(self) -> tuple[str, int, float] | None:
         """What the application reports: (workload, transactions done, their response seconds)."""
@@ -127,6 +127,7 @@ class LinuxApp(LinuxServer):
         next_tick = env.now + rnd.uniform(0.0, tick)
         arrival = env.now + rnd.expovariate(rate)
         m.add_to_dispatch_list(vm)
+        self.start_own_io()
         while True:
             now = env.now
             if next_tick <= now:
