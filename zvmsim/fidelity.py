@@ -97,12 +97,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "100 against 91: the VSWITCH controller works on every burst of packets, and "
         "packets flow in every 2 s window"
     ),
-    ("fine", "", "pct_act@TCPIP"): (
-        "100 against 4: TCPIP stands in as a Linux-like server with a one-second timer "
-        "and stays in the dispatch list (the seed's %TIW 99 and %DM 0 say it does stay "
-        "there); what keeps the seed's TCPIP in queue while it works so seldom is not "
-        "modelled"
-    ),
     ("fine", "", "pct_act@PERFSVM"): (
         "3/6/7 (seeds 1-3, seed 1 out) against 13: PERFSVM is a CMS service machine "
         "that wakes once a monitor sample interval, works, sits out CP's test-idle time "

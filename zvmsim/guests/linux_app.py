@@ -190,7 +190,12 @@ class LinuxApp(LinuxServer):
             disk = disks[rnd.randrange(len(disks))]
             write = rnd.random() >= share
             span = min(hot, disk.blocks) if hot and rnd.random() < hot_share else disk.blocks
-            yield from disk.io(vm, rnd.randrange(span), count, write=write)
+            # the request's thread waits; the virtual CPU idles in an enabled wait with
+            # the I/O in flight, which CP samples as I/O active, not as CP's I/O wait
+            vm.state = TIW
+            vm.ios += 1
+            yield from disk.io(vm, rnd.randrange(span), count, write, state=None)
+            vm.ios -= 1
 
 
 class VdiskWriter(Workload):
