@@ -91,11 +91,19 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ),
     ("fine", "", "pct_act@LMRLN1P"): (
         "100 against 87: a sample finds a user active when it used processor time since "
-        "the sample before; our Domino guest's 100 Hz timer ticks in every 2 s window"
+        "the sample before; our Domino guest's 100 Hz timer ticks in every 2 s window. "
+        "The seed's own >System< row reads otherwise: with 15 idle machines logged on it "
+        "shows %DM 2, and its RUN 21, CPU 4 and TIW 71 are the users' rows averaged with "
+        "%ACT as the weight; so Perfkit's %ACT is most likely the share of samples in "
+        "which the user was not dormant, the other columns shares of those samples, and "
+        "%DM 'SVM and dormant'. Read so, the seed's LMRLN1P was out of the dispatch "
+        "list in 13% of the samples, which a Linux guest with a 100 Hz timer never is "
+        "(FCX114 keeps the model's reading: changing it moves grinch and PERFSVM rows)"
     ),
     ("fine", "", "pct_act@DTCVSW2"): (
         "100 against 91: the VSWITCH controller works on every burst of packets, and "
-        "packets flow in every 2 s window"
+        "packets flow in every 2 s window (read as LMRLN1P's note reads %ACT, the seed's "
+        "controller was out of the dispatch list in 9% of the samples)"
     ),
     ("fine", "", "pct_act@PERFSVM"): (
         "3/6/7 (seeds 1-3, seed 1 out) against 13: PERFSVM is a CMS service machine "
