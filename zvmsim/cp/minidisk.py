@@ -74,6 +74,11 @@ class Minidisk:
         base += self.first_track
         return range(base + block // bpt, base + (block + count - 1) // bpt + 1)
 
+    def _span(self, block: int, count: int) -> int:
+        """How many tracks blocks *block*.. (*count* of them) lie on."""
+        bpt = self.blocks_per_track
+        return (block + count - 1) // bpt - block // bpt + 1
+
     def mdc_keys(self, block: int, count: int) -> range:
         """The MDC units (tracks, or records for record-level MDC) blocks *block*.. occupy."""
         mdc = self.mdc
@@ -131,7 +136,14 @@ class Minidisk:
         track = None if volume.cache is None else self.first_track + block // self.blocks_per_track
         if mdc is None:
             return volume.io(
-                user, count * BLOCK_BYTES, not write, True, state, track=track, runs=runs
+                user,
+                count * BLOCK_BYTES,
+                not write,
+                True,
+                state,
+                track=track,
+                runs=runs,
+                tracks=self._span(block, count),
             )
         if mdc.lock is not None:  # CP is invalidating part of the cache: wait for it
             return self._after_lock(user, block, count, write, track, runs, state)
@@ -172,7 +184,14 @@ class Minidisk:
             mdc.write_lookup(user)
             mdc.refresh(self.mdc_keys(block, count))
             return volume.io(
-                user, count * BLOCK_BYTES, False, mdc.pav_eligible, state, track=track, runs=runs
+                user,
+                count * BLOCK_BYTES,
+                False,
+                mdc.pav_eligible,
+                state,
+                track=track,
+                runs=runs,
+                tracks=self._span(block, count),
             )
         to_stage, waits, done = mdc.lookup(user, self.mdc_keys(block, count), count)
         if done is None:
@@ -196,7 +215,10 @@ class Minidisk:
             unit = BLOCK_BYTES if mdc.record_level else mdc.track_bytes  # type: ignore[union-attr]
             nbytes = unit * len(to_stage)
             track = self.key_track(to_stage[0]) if volume.cache is not None else None
-            yield from volume.io(user, nbytes, True, mdc.pav_eligible, state, track=track)  # type: ignore[union-attr]
+            tracks = 1 if mdc.record_level else len(to_stage)  # type: ignore[union-attr]
+            yield from volume.io(
+                user, nbytes, True, mdc.pav_eligible, state, track=track, tracks=tracks
+            )  # type: ignore[union-attr]
             mdc.staged(user, to_stage, done)  # type: ignore[union-attr]
         for wait in waits:
             if not wait.processed:

@@ -182,23 +182,44 @@ class VolumeCache:
         for track in tracks:
             self.cu.stage(self._base + track)
 
-    def disconnect(self, track: int, read: bool, now: float, hit_disc: float) -> float:
-        """Disconnect time (s) of one I/O to *track*; *hit_disc* is its time as a hit."""
+    def _lookup(self, key: int, tracks: int) -> int:
+        """Tracks *key*.. (*tracks* of them) not in the cache; the cached ones become MRU."""
+        lru = self.cu.lru
+        missing = 0
+        for k in range(key, key + tracks):
+            if k in lru:
+                lru.move_to_end(k)
+            else:
+                missing += 1
+        return missing
+
+    def disconnect(
+        self, track: int, read: bool, now: float, hit_disc: float, tracks: int = 1
+    ) -> float:
+        """Disconnect time (s) of one I/O to *track* and the *tracks* - 1 after it;
+        *hit_disc* is its time as a hit.
+
+        A read is a hit when every track it covers is in the cache; a miss
+        stages the missing ones. A write takes NVS room for every track it
+        covers, and waits for the room of the last one if NVS is full.
+        """
         cu = self.cu
         key = self._base + track
         if read:
             self.reads += 1
-            lru = cu.lru
-            if key in lru:
-                lru.move_to_end(key)
+            missing = self._lookup(key, tracks)
+            if not missing:
                 self.read_hits += 1
                 return hit_disc
-            cu.stage(key)
-            self.staged += 1
+            for k in range(key, key + tracks):
+                cu.stage(k)
+            self.staged += missing
             return cu.miss_s * (cu.lo + cu.span * self._rand())
         self.writes += 1
-        cu.stage(key)  # the written track is in cache now
-        wait = cu.nvs_write(key, now)
+        wait = 0.0
+        for k in range(key, key + tracks):
+            cu.stage(k)  # the written track is in cache now
+            wait = cu.nvs_write(k, now)  # FIFO: the last track waits longest
         if wait <= 0.0:
             self.dfw_hits += 1
             return hit_disc
@@ -214,8 +235,9 @@ class VolumeCache:
         xfer_s: float,
         nbytes: int,
         runs: int = 1,
+        tracks: int = 1,
     ) -> tuple[float, float]:
-        """(disconnect, connect) of one I/O to *track*.
+        """(disconnect, connect) of one I/O to *track* and the *tracks* - 1 after it.
 
         *hit* is the I/O's (disconnect, connect) as a cache hit and *xfer_s*
         the part of that connect time spent moving its *nbytes* out of cache.
@@ -226,15 +248,16 @@ class VolumeCache:
         drive = self.drive
         if self.caching:
             if drive is None or not read:
-                return self.disconnect(track, read, now, hit_disc), conn
+                return self.disconnect(track, read, now, hit_disc, tracks), conn
             self.reads += 1
             cu, key = self.cu, self._base + track
-            if key in cu.lru:
-                cu.lru.move_to_end(key)
+            missing = self._lookup(key, tracks)
+            if not missing:
                 self.read_hits += 1
                 return hit_disc, conn
-            cu.stage(key)
-            self.staged += 1
+            for k in range(key, key + tracks):
+                cu.stage(k)
+            self.staged += missing
         else:
             self.uncached += 1
             if drive is None:
