@@ -163,30 +163,10 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "next to nothing); what else keeps the seed's OSA 10% busy at 800 frames a "
         "second is not modelled (issue 18 section 6)"
     ),
-    ("fine", "", "disc_ms@0E21"): (
-        "0.3-0.5 ms against 4.8 on the write-mostly LPLAM1: every write is a DASD fast "
-        "write hit (write misses and NVS pressure are not modelled, issue 18 section 6)"
-    ),
-    ("fine", "", "resp_ms@0E21"): (
-        "5.7-5.9 ms against 10.7 on the write-mostly LPLAM1: no write misses (its "
-        "disconnect is 0.3-0.5 against 4.8)"
-    ),
-    ("fine", "", "resp_ms@0E22"): (
-        "2.6-2.7 ms against 4.4 on LPLQM1 (seed Disc 3.2, ours 1.7): WebSphere's "
-        "volume; the cache misses more in the seed than our ESS 800 with its hot-set "
-        "shares (our choices) does"
-    ),
-    ("fine", "", "resp_ms@0E20"): (
-        "1.6-1.7 ms against 3.5 on LPLDM1 (seed Disc 2.4, ours 0.7): the Domino "
-        "server writes mostly and every write is a fast-write hit here"
-    ),
     ("fine", "", "resp_ms@0D10"): (
         "3.24/3.25/2.99 ms against 2.3 (seeds 1 and 2 out) on one of LMRDB2P's volumes: "
         "our DB2 guest spreads its reads evenly over its four volumes; the seed's "
         "volumes range 2.3-3.3"
-    ),
-    ("fine", "", "pct_write_hits"): (
-        "100% against 81% on LPLAM1: the same (every write a fast-write hit)"
     ),
     ("thrasher", "", "pct_run"): (
         "12 (3 of 25 two-second samples) against 0 on seed 1; 0 on seeds 2 and 3: "
