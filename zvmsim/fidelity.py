@@ -230,16 +230,24 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "full-track reads, which the queue samples still counted (docs/reports/FCX108.md)"
     ),
     ("pav_mdc", "mdc=on;vm64199=off", "tv_ratio@SQPERF1..4"): (
-        "ours 2.62 with and without the fix, seed 2.1 without it: MDC's share of "
-        "avoided I/Os is the same with and without the fix (17%; the seed's 13% and "
-        "20%), and CP's cost of a virtual I/O does not depend on whether the real "
-        "I/O queued at the base (issue 18 section 6)"
+        "ours 2.62 with and without the fix, seed 2.1 without it. VM64199 only makes "
+        "MDC's full-track reads PAV-eligible (zvmsim.cp.mdc), so CP's cost of a "
+        "virtual I/O is the same either way. The seed's users' virtual time is not "
+        "proportional to their virtual I/Os: its three FCX112 excerpts fit VCPU = "
+        "0.44 ms a second + 7.7 us a virtual I/O (MDC off 4.6 ms/s at 537, without "
+        "the fix 1.7 at 160, with it 4.9 at 580), so at the no-fix rate the fixed "
+        "part weighs more and T/V falls; our COPYFILE user charges 8.8 us a virtual "
+        "I/O and nothing else. A fixed part would be fitted on this very row"
     ),
     ("pav_mdc", "mdc=on;vm64199=on", "disc_ms@E700"): (
-        "ours .2: the 2105's disconnect is one constant for every I/O; the seed's .4 "
-        "(article .3) suggests MDC's full-track reads miss the 2105's cache more "
-        "often than COPYFILE's 32 KB reads, and control-unit cache misses on a 2105 "
-        "are not modelled"
+        "ours .2: the 2105's disconnect is one constant for every I/O (fitted on "
+        "MDC off). The seed's disconnect follows how many I/Os run at once on the "
+        "volume and how big they are: .1 at the base without the fix (MDC's "
+        "full-track reads one at a time), .2 with MDC off (four 32 KB I/Os at "
+        "once), .3-.4 on every exposure with the fix (four at once, full-track "
+        "reads among them); that points to contention inside the 2105 for the "
+        "volume's rank or adapters rather than to cache misses (the files are "
+        "read over and over, well within its cache). Not modelled"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@>>Mean>>"): (
         "ours 6.0%: T/V is fitted (vdisk_us_per_block), so the busy follows the VDISK "
@@ -255,9 +263,12 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "empty a volume is, issue 18 section 6), so each ESCON transfer is shorter"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "disc_ms@paging volumes"): (
-        "ours .03 ms: every page write is a DASD-fast-write hit in the 2105's NVS; "
-        "the seed's 0-.9 ms suggests some writes waited for NVS room, and write "
-        "misses and NVS pressure are not modelled (issue 18 section 6)"
+        "ours .03 ms: the paging volumes' control unit (paging2008) answers every I/O "
+        "as a cache hit. NVS and DFW bypass are modelled (zvmsim.hardware.nvs), but "
+        "this system's page writes (about 1.3 I/Os of 14 pages a second a volume) "
+        "cannot fill a 2105's NVS (384 MB to 2 GB) by themselves; the seed's 0-.9 ms "
+        "would need other systems writing into the same NVS (as fine's ESS has), "
+        "about which the seed says nothing"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@paging volumes"): (
         "ours 3-7%: %Busy is the share of the interval the exposure served I/O "
@@ -315,10 +326,13 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "10) comes out of their dormant time, and the split is not modelled"
     ),
     ("grinch", "pinned_data=off", "cache_rate@1742"): (
-        "ours 41: the control unit counts one cache I/O per SSCH (ours, and the "
-        "other system's 1.8 a second); the seed's 53 against 41 SSCHs needs the "
-        "cache counters to count more than one operation for some SSCHs (issue 18 "
-        "section 6)"
+        "ours 41: the control unit counts one cache I/O per channel program (ours, "
+        "and the other system's 1.8 a second). Tried: one per place the blocks lie "
+        "in (each Locate Record domain, 1.6 an I/O with scatter .2) gives 64-65, "
+        "above the seed's 53 + 15%; more users of the other system (4 or 6) give "
+        "46-50 but push Jan 5's pend to 5-9 ms against 1.3. And fine's LPLAM1 "
+        "shows one cache I/O per SSCH for 128 KB writes over three tracks, so a "
+        "count per track is ruled out; what else the 3990 counted is not known"
     ),
     ("grinch", "pinned_data=off", "read_nseq_rate@1742"): (
         "ours 40.7: the read counter counts one cache read per SSCH (see cache_rate)"
