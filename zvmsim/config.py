@@ -612,9 +612,7 @@ def _control_units(body: dict, calibration: Calibration) -> dict[str, ControlUni
 def _other_writes(table: dict, where: str, clusters: int) -> OtherWrites:
     """``other_writes = { mb_s, on_s, period_s, cluster }``: other systems' write bursts."""
     t = _Table(table, where)
-    mb_s = t.get("mb_s", float)  # 0: the other systems do not write
-    if mb_s < 0:
-        raise ZvmsimError(f"{where}.mb_s must be 0 or more, not {mb_s}")
+    mb_s = _positive(t.get("mb_s", float), f"{where}.mb_s")
     on_s = _positive(t.get("on_s", float), f"{where}.on_s")
     period_s = _positive(t.get("period_s", float), f"{where}.period_s")
     cluster = t.get("cluster", int, 0)
