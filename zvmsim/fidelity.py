@@ -245,9 +245,11 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "volume and how big they are: .1 at the base without the fix (MDC's "
         "full-track reads one at a time), .2 with MDC off (four 32 KB I/Os at "
         "once), .3-.4 on every exposure with the fix (four at once, full-track "
-        "reads among them); that points to contention inside the 2105 for the "
-        "volume's rank or adapters rather than to cache misses (the files are "
-        "read over and over, well within its cache). Not modelled"
+        "reads among them). Cache misses are unlikely (the files are read over and "
+        "over, well within the 2105's cache); contention for a shared resource "
+        "inside the 2105, sized on MDC off's .2 at 2190 I/Os a second, would give "
+        "about .2 again with the fix (1680 I/Os a second, a third of them 56 KB), "
+        "not .4 (a rough M/D/1 estimate). What raises it is not known; not modelled"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@>>Mean>>"): (
         "ours 6.0%: T/V is fitted (vdisk_us_per_block), so the busy follows the VDISK "
