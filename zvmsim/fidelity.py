@@ -130,10 +130,14 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "18 section 6: light XSTORE traffic)"
     ),
     ("fine", "", "pct_cpu@DTCVSW2"): (
-        "3/0/1 (seeds 1-3, seed 2 out; 1.7/2.0/2.0 over 600 s) against 9: the "
+        "0/0/1 (seeds 1-3, seeds 1 and 2 out; 1.7/2.0/2.0 over 600 s) against 9: the "
         "controller's 10 ms wakes seldom find both processors busy; about two samples "
-        "in 90 catch it waiting, and seed 2's 180 s catch none (CPU wait on a half-busy "
-        "two-way is too rare, as for LMRDB2P)"
+        "in 90 catch it waiting, and a 180 s window may catch none (CPU wait on a "
+        "half-busy two-way is too rare, as for LMRDB2P)"
+    ),
+    ("fine", "", "pct_tiw@DTCVSW2"): (
+        "100/99/99 (seeds 1-3, seed 1 out; 98/98/98 over 600 s) against 91: the same "
+        "samples, not caught in CPU wait, count as test idle"
     ),
     ("fine", "", "pct_susp"): (
         "0 against .2: PR/SM suspends z/VM's logical PUs only when the pool is "
@@ -361,7 +365,8 @@ SEED_MISSES: dict[tuple[str, str, str], tuple[int, ...]] = {
     ("fine", "", "write_bytes_rate"): (2, 3),
     ("fine", "", "resp_ms@0D10"): (1, 2),
     ("fine", "", "pct_act@PERFSVM"): (1,),
-    ("fine", "", "pct_cpu@DTCVSW2"): (2,),
+    ("fine", "", "pct_cpu@DTCVSW2"): (1, 2),
+    ("fine", "", "pct_tiw@DTCVSW2"): (1,),
     ("thrasher", "", "pct_run"): (1,),
     ("thrasher", "", "pct_pgw"): (1,),
 }
