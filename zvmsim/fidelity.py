@@ -337,8 +337,9 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "in (each Locate Record domain, 1.6 an I/O with scatter .2) gives 64-65, "
         "above the seed's 53 + 15%; more users of the other system (4 or 6) give "
         "46-50 but push Jan 5's pend to 5-9 ms against 1.3. And fine's LPLAM1 "
-        "shows one cache I/O per SSCH for 128 KB writes over three tracks, so a "
-        "count per track is ruled out; what else the 3990 counted is not known"
+        "shows as many cache I/Os as SSCHs (4.6) though its Conn of 5.7 ms says "
+        "each moves well over a track, so a count per track is unlikely; what else "
+        "the 3990 counted is not known"
     ),
     ("grinch", "pinned_data=off", "read_nseq_rate@1742"): (
         "ours 40.7: the read counter counts one cache read per SSCH (see cache_rate)"
