@@ -96,6 +96,8 @@ class Machine:
             pools,
             cal.prsm_costs if config.cec.dispatch_cost else None,
         )
+        if config.cec.redispatch:  # a waking logical PU waits for PR/SM to dispatch it
+            self.processors.set_redispatch(self.prsm.redispatch_s(cal.prsm_costs))
         self.lock: SpinLock | None = None  # CP's scheduler lock, where modelled
         if config.cp.lock_yield != "none":
             self.lock = SpinLock(
