@@ -441,13 +441,21 @@ class Processors:
         waiting (and no work queued) wakes it: PR/SM dispatches it again and it fields
         the interrupt there. Otherwise its time joins CP's other small pieces."""
         self.interrupts += 1
-        if self.redispatch_s and not self._ready and not self._master_q:
-            free_at = self.free_at
-            cpu = free_at.index(min(free_at))  # the one waiting longest
-            if free_at[cpu] < self.env.now - 1e-9:
-                self._place(cpu, self.cp, self.interrupt_s, 0.0)
-                return
-        self.charge_system(self.interrupt_s)
+        if not self.wake(self.interrupt_s):
+            self.charge_system(self.interrupt_s)
+
+    def wake(self, cp_s: float) -> bool:
+        """An interrupt for CP: where PR/SM's redispatch is modelled and a processor
+        waits (with no work queued), the one waiting longest wakes, is dispatched again
+        and runs *cp_s* of system time. False where none woke."""
+        if not self.redispatch_s or self._ready or self._master_q:
+            return False
+        free_at = self.free_at
+        cpu = free_at.index(min(free_at))
+        if free_at[cpu] >= self.env.now - 1e-9:
+            return False
+        self._place(cpu, self.cp, cp_s, 0.0)
+        return True
 
     def busy(self, cpu: int) -> float:
         """Busy seconds of *cpu* that have elapsed (placed work that already ran)."""

@@ -21,6 +21,13 @@ PU — each start of work on a waiting one, each dispatch it ends in an
 oversubscribed pool, each Diag x'44' or x'9C' — and a dispatch costs more
 the more logical PUs share the pool (``data/calibration/prsm.toml``). That
 time comes out of the pool before it is shared out.
+
+A shared logical PU that leaves its wait state is not running: PR/SM must
+dispatch it on a physical PU again, and until then it is suspended too.
+Where the scenario describes its CEC (``[cec] redispatch``, on by default)
+z/VM's logical PUs wait :meth:`Prsm.redispatch_s` each time they wake (for
+work, an I/O interrupt or a guest's timer), which is most of the %Susp a
+pool with room to spare shows.
 """
 
 from __future__ import annotations
