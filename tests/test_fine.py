@@ -39,7 +39,9 @@ def test_lpar_report_shows_both_partitions(fine) -> None:
     lpar = zvmsim.report(fine, "FCX126")
     assert set(lpar.frame["partition"]) == {"LMRHA", "LMRPROD"}
     own = lpar.frame[lpar.frame["partition"] == "LMRPROD"]
-    assert len(own) == 2 and (own["pct_susp"] < 0.1).all()
+    # suspended only while PR/SM dispatches a logical CP again after each wait (the
+    # seed's .2): no other partition ever takes a physical CP from it
+    assert len(own) == 2 and own["pct_susp"].between(0.05, 0.35).all()
     assert (own["pct_busy"] >= own["pct_vmld"]).all()  # PR/SM overhead on top
     assert "LMRHA" in lpar.text
 

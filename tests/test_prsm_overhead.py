@@ -166,7 +166,9 @@ def test_logical_equal_to_physical_leaves_little_overhead_and_no_preemption() ->
     run = _run(physical_pus=56, logical_pus=8, other_logical=8)  # 56 logical on 56
     assert _lock(run)["preempt_rate"] == 0
     assert _pool_ovhd(run) < 40
-    assert _own(run, "pct_susp") < 1
+    # never preempted: its 8 logical IFLs are suspended only while PR/SM dispatches
+    # each again after a wait (prsm.toml [redispatch]), a few percent of each at most
+    assert _own(run, "pct_susp") < 8 * 3
 
 
 def test_diag9c_spins_less_than_diag44_and_keeps_a_busy_pool_working() -> None:

@@ -187,8 +187,8 @@ def shown_value(value: float, integer: bool) -> str:
     if integer:
         return str(int(round(value)))
     text = f"{value:.3g}"
-    if "e" in text:
-        text = f"{value:.6f}".rstrip("0")
+    if "e" in text:  # 1e+03: written out (1000.0), small ones to 6 decimals
+        text = f"{value:.6f}".rstrip("0").rstrip(".")
     return text if "." in text else text + ".0"
 
 

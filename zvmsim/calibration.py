@@ -37,8 +37,9 @@ class ChannelSpeed:
     """Data rate and concurrency of one channel type (ESCON, FICON, OSD).
 
     ``work_us_per_io`` and ``packet_us`` are the channel processor's time per
-    I/O and per network frame (what makes a multiplexing channel busy
-    besides the bytes it moves).
+    I/O and per network frame, ``signal_us`` a network adapter's per QDIO
+    signal (a SIGA from the host, an interrupt to it): what makes a
+    multiplexing channel busy besides the bytes it moves.
     """
 
     data_rate_mb_s: float
@@ -47,6 +48,7 @@ class ChannelSpeed:
     packet_us: float = 0.0
     other_conn_ms: float = 0.0  # connect time of another partition's I/O (shared channels)
     latency_us: float = 0.0  # a network adapter's time from one side to the other (one way)
+    signal_us: float = 0.0  # a network adapter's time per SIGA or interrupt (QDIO)
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,7 @@ class PrsmCosts:
     dispatch_us: float = 3.0  # PR/SM's time per dispatch of a logical PU
     scan_us_per_logical: float = 0.1  # ... plus this per logical PU sharing the pool
     other_run_ms: float = 2.0  # a load partition's logical PU: run per dispatch
+    redispatch_passes: float = 1.0  # a waking logical PU's wait, in dispatches' worth
     hold_us: float = 12.0  # mean hold time of CP's scheduler lock
     yield_after_us: float = 20.0  # spin on a held lock before Diag x'44'
     sense_us: float = 0.5  # one SIGP Sense-Running
@@ -318,7 +321,7 @@ def _prsm_costs(table: dict) -> PrsmCosts:
     """``prsm.toml``: PR/SM's dispatch cost and the spin lock's constants, all positive."""
     values = {
         k: float(v)
-        for part in ("dispatch", "spinlock")
+        for part in ("dispatch", "spinlock", "redispatch")
         for k, v in table[part].items()
         if k != "source"
     }
@@ -360,6 +363,7 @@ def load_calibration() -> Calibration:
                     float(v.get("packet_us", 0.0)),
                     float(v.get("other_conn_ms", 0.0)),
                     float(v.get("latency_us", 0.0)),
+                    float(v.get("signal_us", 0.0)),
                 )
                 for k, v in {**dasd["channels"], **net["channels"]}.items()
             },

@@ -731,6 +731,7 @@ def _cec(
     zos_swing = t.get("zos_swing", float, 0.0)
     swing_s = _positive(t.get("swing_s", float, 5.0), "[cec].swing_s")
     dispatch_cost = t.get("dispatch_cost", bool, False)
+    redispatch = t.get("redispatch", bool, True)
     t.done()
     if not 0.0 <= zos_load <= 10.0 or not 0.0 <= zos_swing <= 2.0:
         raise ZvmsimError("[cec]: zos_load must be 0 to 10 and zos_swing 0 to 2")
@@ -827,6 +828,7 @@ def _cec(
         zos_swing,
         swing_s,
         dispatch_cost,
+        redispatch,
     )
 
 

@@ -35,6 +35,7 @@ from .cp.segments import SavedSegment
 from .cp.spinlock import SpinLock
 from .cp.storage import Storage
 from .cp.storage63 import Storage63
+from .cp.timer import timer_hz, timer_pops
 from .cp.vmcf import Vmcf
 from .cp.vmdbk import Vmdbk
 from .cp.vswitch import VSwitch
@@ -96,6 +97,8 @@ class Machine:
             pools,
             cal.prsm_costs if config.cec.dispatch_cost else None,
         )
+        if config.cec.redispatch:  # a waking logical PU waits for PR/SM to dispatch it
+            self.processors.set_redispatch(self.prsm.redispatch_s(cal.prsm_costs))
         self.lock: SpinLock | None = None  # CP's scheduler lock, where modelled
         if config.cp.lock_yield != "none":
             self.lock = SpinLock(
@@ -490,6 +493,9 @@ class Machine:
         """
         cfg = self.config
         self.prsm.start()
+        hz = timer_hz(self.workloads)
+        if hz > 0 and self.processors.redispatch_s > 0:  # the pops matter only there
+            self.env.process(timer_pops(self.env, self.processors, hz))
         cal = cfg.calibration
         for c in cfg.channels.values():
             chp = self.chpids[c.chpid]

@@ -114,6 +114,7 @@ class Processors:
         "refill_time_s",
         "wakes",
         "lock",
+        "redispatch_s",
     )
 
     def __init__(
@@ -161,14 +162,26 @@ class Processors:
         self.refill_time_s = 0.0
         self.wakes = [0] * count  # bursts started on a waiting processor (PR/SM dispatches)
         self.lock: Any = None  # CP's scheduler spin lock, when modelled (see attach_lock)
+        self.redispatch_s = 0.0  # PR/SM's time to dispatch a waking processor (set_redispatch)
+
+    def set_redispatch(self, seconds: float) -> None:
+        """Each time a logical processor leaves its wait state, PR/SM takes *seconds*
+        to dispatch it on a physical PU: suspended time before its work starts."""
+        self.redispatch_s = seconds
+        if seconds > 0:
+            self._track_segments()
+
+    def _track_segments(self) -> None:
+        """Keep each processor's placed segments (busy and suspended) from now on."""
+        if self._segments is None:
+            now = self.env.now
+            self._segments = [deque([(now, f, 1.0)]) if f > now else deque() for f in self.free_at]
 
     def attach_lock(self, lock: Any) -> None:
         """Take *lock* (a :class:`~zvmsim.cp.spinlock.SpinLock`) at every dispatch, and
         once more on a processor that waited (it searched the lists before it waited)."""
         self.lock = lock
-        if self._segments is None:
-            now = self.env.now
-            self._segments = [deque([(now, f, 1.0)]) if f > now else deque() for f in self.free_at]
+        self._track_segments()
 
     def run(
         self,
@@ -246,6 +259,8 @@ class Processors:
         woke = self.free_at[cpu] < start - 1e-9
         if woke:
             self.wakes[cpu] += 1
+            if self.redispatch_s:
+                start = self._redispatch(cpu, start)
         if self.lock is not None:
             start = self._take_lock(cpu, start, 2 if woke else 1)
         if user.limithard and self.limits is not None:  # SET SRM LIMITHARD's method
@@ -275,6 +290,14 @@ class Processors:
             done.callbacks.append(lambda _event: waiter.succeed())
         done.callbacks.append(lambda _event, cpu=cpu: self._freed(cpu))
         return done
+
+    def _redispatch(self, cpu: int, now: float) -> float:
+        """*cpu* left its wait state at *now*: suspended until PR/SM dispatches it."""
+        end = now + self.redispatch_s
+        self.susp_s[cpu] += self.redispatch_s
+        assert self._segments is not None
+        self._segments[cpu].append((now, end, 0.0))
+        return end
 
     def _take_lock(self, cpu: int, now: float, times: int) -> float:
         """*cpu* takes the scheduler lock before its burst: its spin and hold are system
@@ -412,9 +435,27 @@ class Processors:
         self._system_time.add(seconds)
 
     def field_interrupt(self) -> None:
-        """CP fields a real I/O interrupt: system time on a processor."""
+        """CP fields a real I/O interrupt: system time on a processor.
+
+        Where PR/SM's redispatch is modelled, an interrupt that finds a processor
+        waiting (and no work queued) wakes it: PR/SM dispatches it again and it fields
+        the interrupt there. Otherwise its time joins CP's other small pieces."""
         self.interrupts += 1
-        self.charge_system(self.interrupt_s)
+        if not self.wake(self.interrupt_s):
+            self.charge_system(self.interrupt_s)
+
+    def wake(self, cp_s: float) -> bool:
+        """An interrupt for CP: where PR/SM's redispatch is modelled and a processor
+        waits (with no work queued), the one waiting longest wakes, is dispatched again
+        and runs *cp_s* of system time. False where none woke."""
+        if not self.redispatch_s or self._ready or self._master_q:
+            return False
+        free_at = self.free_at
+        cpu = free_at.index(min(free_at))
+        if free_at[cpu] >= self.env.now - 1e-9:
+            return False
+        self._place(cpu, self.cp, cp_s, 0.0)
+        return True
 
     def busy(self, cpu: int) -> float:
         """Busy seconds of *cpu* that have elapsed (placed work that already ran)."""

@@ -109,20 +109,32 @@ class VSwitch:
         now_out, delayed_out = self.acks(in_bytes) if in_bytes else (0, 0)
         acks_in = now_in + delayed_in
         acks_out = now_out + (0 if out_bytes else delayed_out)  # the rest rides the response
+        out_p, in_p = self.packets(out_bytes) + acks_out, self.packets(in_bytes)
+        # the request comes in, the response goes out, its ACKs come in a round trip later
+        signals = (out_p > 0) + (in_p > 0) + (acks_in > 0)
         self.transfer_packets(
             user,
             out_bytes + acks_out * ack_bytes,
-            self.packets(out_bytes) + acks_out,
+            out_p,
             in_bytes + acks_in * ack_bytes,
-            self.packets(in_bytes) + acks_in,
+            in_p + acks_in,
+            signals,
         )
 
     def transfer_packets(
-        self, user: Vmdbk, out_bytes: int, out_p: int, in_bytes: int, in_p: int
+        self,
+        user: Vmdbk,
+        out_bytes: int,
+        out_p: int,
+        in_bytes: int,
+        in_p: int,
+        signals: int | None = None,
     ) -> None:
         """As :meth:`transfer`, for a guest that cut its data into packets itself.
 
         The bytes are what goes on the wire (the guest's headers included).
+        *signals*: the QDIO signals the uplink OSA handles for it (default: one
+        SIGA for the frames out, one interrupt for the frames in).
         """
         self.out_bytes += out_bytes
         self.out_packets += out_p
@@ -130,7 +142,9 @@ class VSwitch:
         self.in_packets += in_p
         user.pending_cp_s += (out_p + in_p) * self._cp_s
         self.queued += out_p + in_p
-        self.osa.count(in_bytes, out_bytes, out_p + in_p)
+        if signals is None:  # one SIGA queues the frames out, one interrupt the frames in
+            signals = (out_p > 0) + (in_p > 0)
+        self.osa.count(in_bytes, out_bytes, out_p + in_p, signals)
 
     def take_queued(self) -> int:
         """The packets queued for the controller since it last looked; the queue empties."""

@@ -10,7 +10,11 @@ also carries other partitions' I/Os, simulated as connect phases of their
 own arriving at random (:meth:`Chpid.other_partitions`).
 
 An OSA channel (type OSD) carries a VSWITCH's frames: bytes written (out to
-the LAN) and read (in from it), and a frame count.
+the LAN) and read (in from it), a frame count, and the QDIO signals that
+move them: a SIGA from the host for each batch of frames it queues out, an
+interrupt to the host for each batch that arrives. The adapter's processor
+works per frame and per signal far more than per byte, so small frames and
+small batches (interactive traffic, ACKs) keep an OSA busy at low data rates.
 
 How busy a channel is depends on its kind. One that runs one I/O at a time
 (``concurrent_io`` 1, ESCON) is busy for the whole connect time of its I/Os.
@@ -44,9 +48,11 @@ class Chpid:
         "read_bytes",
         "write_bytes",
         "packets",
+        "signals",
         "_serial",
         "_io_s",
         "_packet_s",
+        "_signal_s",
         "active",
         "waiters",
         "other_busy_s",
@@ -61,9 +67,11 @@ class Chpid:
         self.read_bytes = 0  # into the host (DASD reads, frames in from the LAN)
         self.write_bytes = 0  # out of the host
         self.packets = 0  # network frames, both directions
+        self.signals = 0  # QDIO signals: SIGAs from the host, interrupts to it
         self._serial = speed.concurrent_io <= 1
         self._io_s = speed.work_us_per_io / 1e6
         self._packet_s = speed.packet_us / 1e6
+        self._signal_s = speed.signal_us / 1e6
         self.active = False  # a serial channel carrying a connect phase now
         self.waiters: deque[simpy.Event] = deque()  # I/Os waiting for this path
         self.other_busy_s = 0.0  # connect time of other partitions' I/Os (in busy_s)
@@ -123,15 +131,21 @@ class Chpid:
         self.other_busy_s += conn
         self.release()
 
-    def count(self, read_bytes: int, write_bytes: int, packets: int = 0) -> None:
-        """Add bytes moved (and network frames) to the channel's counters."""
+    def count(self, read_bytes: int, write_bytes: int, packets: int = 0, signals: int = 0) -> None:
+        """Add bytes moved (and network frames and QDIO signals) to the channel's counters."""
         self.read_bytes += read_bytes
         self.write_bytes += write_bytes
         self.packets += packets
+        self.signals += signals
 
     def work_s(self) -> float:
         """Seconds the channel has been busy since the machine started."""
         if self._serial:
             return self.busy_s
         moved = (self.read_bytes + self.write_bytes) / self.bytes_per_s
-        return moved + self.ios * self._io_s + self.packets * self._packet_s
+        return (
+            moved
+            + self.ios * self._io_s
+            + self.packets * self._packet_s
+            + self.signals * self._signal_s
+        )

@@ -21,6 +21,13 @@ PU — each start of work on a waiting one, each dispatch it ends in an
 oversubscribed pool, each Diag x'44' or x'9C' — and a dispatch costs more
 the more logical PUs share the pool (``data/calibration/prsm.toml``). That
 time comes out of the pool before it is shared out.
+
+A shared logical PU that leaves its wait state is not running: PR/SM must
+dispatch it on a physical PU again, and until then it is suspended too.
+Where the scenario describes its CEC (``[cec] redispatch``, on by default)
+z/VM's logical PUs wait :meth:`Prsm.redispatch_s` each time they wake (for
+work, an I/O interrupt or a guest's timer), which is most of the %Susp a
+pool with room to spare shows.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ if TYPE_CHECKING:
     from ..calibration import PrsmCosts
     from .pools import OtherPools
 
-__all__ = ["CecConfig", "PartitionConfig", "PoolShare", "Prsm", "share_pool"]
+__all__ = ["CecConfig", "PartitionConfig", "PoolShare", "Prsm", "pool_dispatch_s", "share_pool"]
 
 SMOOTHING = 0.2  # weight of the newest tick in z/VM's demand estimate
 SETTLE_S = 1.0  # the others' dispatched time is settled over windows this long
@@ -87,6 +94,7 @@ class CecConfig:
     zos_swing: float = 0.0  # how much it swings about that (coefficient of variation)
     swing_s: float = 5.0  # ... redrawn this often
     dispatch_cost: bool = False  # PR/SM's overhead per logical-PU dispatch (prsm.toml)
+    redispatch: bool = False  # a waking shared logical PU waits to be redispatched (prsm.toml)
 
 
 def share_pool(
@@ -120,6 +128,13 @@ def share_pool(
             alloc[p] = limit[p]
         hungry = [p for p in hungry if p not in sated]
     return alloc
+
+
+def pool_dispatch_s(cec: CecConfig, pu_type: str, costs: PrsmCosts) -> float:
+    """PR/SM's time for one dispatch of a logical PU in the shared *pu_type* pool of
+    *cec*: more, the more logical PUs share it (PR/SM's dispatcher looks over them all)."""
+    logical = sum(p.logical for p in cec.partitions if p.pu_type == pu_type and not p.dedicated)
+    return (costs.dispatch_us + costs.scan_us_per_logical * logical) / 1e6
 
 
 class Prsm:
@@ -312,13 +327,17 @@ class Prsm:
         return sampled
 
     def dispatch_s(self, pu_type: str) -> float:
-        """PR/SM's time for one dispatch of a logical PU in the shared *pu_type* pool:
-        more, the more logical PUs share it (PR/SM's dispatcher looks over them all)."""
+        """PR/SM's time for one dispatch of a logical PU in the shared *pu_type* pool."""
         assert self.costs is not None
-        logical = sum(
-            p.logical for p in self.cec.partitions if p.pu_type == pu_type and not p.dedicated
-        )
-        return (self.costs.dispatch_us + self.costs.scan_us_per_logical * logical) / 1e6
+        return pool_dispatch_s(self.cec, pu_type, self.costs)
+
+    def redispatch_s(self, costs: PrsmCosts) -> float:
+        """How long one of z/VM's logical PUs, leaving its wait state, waits for PR/SM
+        to dispatch it again: ``redispatch_passes`` dispatches' worth of PR/SM's path
+        in its pool (none for a dedicated logical PU, which keeps its physical PU)."""
+        if self.own.dedicated:
+            return 0.0
+        return costs.redispatch_passes * pool_dispatch_s(self.cec, self.own.pu_type, costs)
 
     def dispatches(self, part: PartitionConfig, busy: list[float]) -> list[float]:
         """Dispatches of each logical PU of *part* so far, given its dispatched *busy* seconds.

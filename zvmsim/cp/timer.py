@@ -1,0 +1,36 @@
+"""Guests' timer interrupts, as they wake CP's waiting processors.
+
+Each virtual CPU of a Linux guest takes a timer interrupt *hz* times a
+second (``hz`` in :mod:`zvmsim.guests.linux`), and CP reflects each one. The
+time that costs is charged with the guest's own work, tick by tick of its
+workload. What the aggregate hides is *when* they come: an interrupt that
+finds a logical processor waiting wakes it, and where PR/SM's redispatch is
+modelled (:meth:`~zvmsim.cp.dispatch.Processors.set_redispatch`) the
+processor is suspended until PR/SM dispatches it again (FCX126 %Susp), and
+PR/SM counts one more dispatch. The guests' timers are not in step, so
+together they make one stream of pops at the sum of their rates, evenly
+spaced: one event per pop, only where the redispatch is modelled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterable
+
+import simpy
+
+from .dispatch import Processors
+
+__all__ = ["timer_hz", "timer_pops"]
+
+
+def timer_hz(workloads: Iterable) -> float:
+    """Timer interrupts a second of all guests: each workload's ``hz`` per virtual CPU."""
+    return sum(float(w.p.get("hz", 0)) * w.vm.virtual_cpus for w in workloads)
+
+
+def timer_pops(env: simpy.Environment, processors: Processors, hz: float) -> Generator:
+    """Pop the guests' timers *hz* times a second; each pop wakes a waiting processor."""
+    gap = 1.0 / hz
+    while True:
+        yield env.timeout(gap)
+        processors.wake(0.0)
