@@ -223,13 +223,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "100 against 78-90: volumes about half full are always found with room "
         "(page_alloc_free is fitted on the Paging difficulties sequel)"
     ),
-    ("undersized_lpar", "", "resp_ms"): (
-        "56 ms against 13-29: ours is the measured time per page, queue included (Little's "
-        "law with the bursts' queue of 3); the seed's MLOAD is CP's load estimate, "
-        "Serv/Page times (1 + Queue Lngth): its eight rows give 21.6 ms on average, the "
-        "formula 22.6. That estimate over our figures is 15.0/12.9/12.3 ms (seeds 1-3, "
-        "240 s), inside the tolerance, but FCX109 does not compute it yet (issue 18 section 6)"
-    ),
     ("undersized_lpar", "", "pct_susp"): (
         "0 against 1.9: the redispatch delay after each wait is not modelled (see fine)"
     ),
