@@ -1,14 +1,14 @@
 """Paging DASD: CP-owned PAGE volumes, their slots, and block paging I/O.
 
 Each PAGE volume is an RDEV with one I/O at a time and CP's queue in front
-of it. CP writes the pages it steals in *blocks* (several pages, one I/O) to
-the volume with the least work queued, and reads a block back when a guest
-faults on one of its pages. A 3390 cylinder holds 180 page slots (a 3390-3
-has 3339 cylinders, 601,020 slots; a 3390-9 10017 cylinders, 1,803,060).
+of it. CP writes the pages it steals in *blocks* to the volumes, and reads a
+block back when a guest faults on one of its pages. A 3390 cylinder holds
+180 page slots (a 3390-3 has 3339 cylinders, 601,020 slots; a 3390-9 10017
+cylinders, 1,803,060).
 
 CP prefers volumes with free space. It places a block at a volume's
 allocation cursor. To choose the volume, CP's allocator looks at the
-volumes in order of the work they have queued (in rotation among equals)
+volumes in order of the I/O they have in flight (in rotation among equals)
 and takes the first whose cursor finds room. On an emptyish volume the
 cursor always does; on a volume fuller than the calibrated ``alloc_free``
 share of free space the freed slots are scattered, and a look finds room
@@ -16,21 +16,19 @@ only in proportion *p* to the free share left (an idle 3390-3 at 88% is
 passed over about half the times CP looks at it). Each look and each use
 is counted: FCX109's %Used for Alloc is uses per look.
 
-The paging blocking factor comes out of the pages CP has ready and the
-volume's free space (issue 18 section 6). CP writes the pages it has ready
-together (one visit's steal from a user, or the XSTORE pages one page-out
-migrates from it) as a stream of blocks (:meth:`PagingDevices.place`): each
-block goes to the volume the allocator chooses and takes at most the
-``alloc_window`` slots one channel program reaches from the cursor. It is
-written in one I/O per run of contiguous free slots there. Slots come free
-when their pages are read back, a read's pages at a time, so a full volume's
-free space lies in short runs: a run continues into the next free one with
-the volume's free share, and is about *pages per read / used share* slots
-long. An emptyish volume takes a block in one I/O as big as the window or
-the pages ready; a nearly full one in I/Os of a page or two (FCX109's Block
-Page Size, the pages per write I/O). No fixed cap on pages per I/O is
-assumed beyond the window. Small runs cost a start and a rotation each, so
-a full volume's time per page is worse than an emptier one's.
+The paging blocking factor (FCX109's Block Page Size, pages per write I/O)
+comes out of the pages CP has ready and each volume's free space (issue 18
+section 6), with no fixed cap. CP writes the pages it has ready together
+(one visit's steal from a user, or the XSTORE pages one page-out migrates
+from it) a window at a time: each placement goes to the volume the
+allocator chooses and takes at most the ``alloc_window`` slots one channel
+program reaches from the cursor. CP's writer starts one write I/O at a time
+on an idle volume, with the queued pages that fit the run of contiguous
+free slots at the cursor (:meth:`PageVolume.run_pages`). Slots come free a
+read's pages at a time, so a nearly full volume's free space lies in short
+runs and its writes carry two or three pages, where an emptyish volume's
+carry the whole window. Small runs cost a start and a rotation each, so a
+full volume's time per page is worse than an emptier one's.
 """
 
 from __future__ import annotations
@@ -162,7 +160,7 @@ class PagingDevices:
     def place(self, pages: int) -> tuple[int, int]:
         """Place the next block of a page-out with *pages* pages still to write.
 
-        CP looks at the volumes, least work in flight first (in rotation among
+        CP looks at the volumes, least I/O in flight first (in rotation among
         equals), and takes the first whose cursor finds room; the block takes
         as many of the pages as the cursor's window of slots holds (all of
         them, if fewer) and is written in I/Os of the contiguous runs of free
