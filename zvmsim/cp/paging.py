@@ -102,8 +102,8 @@ class PageVolume:
     def run_now(self, window: float) -> float:
         """The contiguous free slots the cursor finds now (see :meth:`run_pages`)."""
         freed = self.freed_pages / self.freed_runs if self.freed_runs else 1.0
-        ahead = 1.0 - 2.0 * (1.0 - self.used / self.slots)  # used share ahead of the cursor
-        return min(window, freed / ahead) if ahead > 0 else window
+        used = self.used / self.slots
+        return min(window, freed / used) if used > 0 else window
 
     def run_pages(self, pages: int, window: float) -> int:
         """Pages the next write I/O can take: the contiguous free slots at the cursor.
@@ -111,15 +111,12 @@ class PageVolume:
         Slots come free when the pages in them are read back, a read's pages
         at a time, or a destroyed space's blocks at a time (the volume's mean
         run of slots freed together so far), so free space lies in runs of
-        that size. The cursor sweeps the volume in one direction: the slots
-        just behind it were just taken, those ahead of it were written the
-        longest ago and have had the most time to be read back, so the free
-        share rises from none behind it to twice the volume's free share
-        ahead. A run continues into the next free one with the free share
-        there, giving runs of about *freed / used share ahead* slots, at most
-        the *window* of slots one channel program reaches. An emptyish volume
-        takes the whole window, a nearly full one two or three pages. The
-        fraction of a slot is carried to the next I/O.
+        that size. Scanning forward, the cursor stops at the first free run;
+        the run continues into the next one with the volume's free share,
+        giving runs of about *freed / used share* slots, at most the *window*
+        of slots one channel program reaches. An emptyish volume takes the
+        whole window, a nearly full one two or three pages. The fraction of
+        a slot is carried to the next I/O.
         """
         if not window:
             return pages
