@@ -42,34 +42,17 @@ NOT_YET_RUNNING: dict[tuple[str, str], tuple[object, ...]] = {}  # every in-rang
 # Laws the simulation breaks today, with the figures measured and the
 # mechanism suspected (strict xfails: each turns red once fixed).
 BROKEN: dict[str, str] = {
-    "undersized-lpar-xstore_gb-FCX109-queue_len": (
-        "per seed at 120 s the queue is not monotone: seed 1 0/4/8/16 GB 9.3/3.8/3.8/4.5, "
-        "seed 2 7.3/3.2/4.5/3.3, seed 3 8.8/1.3/2.1/1.9. The migration batch is gone (issue "
-        "18) and the 3-seed mean falls (tests/test_xstore_law.py, 240 s), but the queue now "
-        "comes from about a dozen demand-scan bursts a run (high_frames 35000, fitted on the "
-        "seed's queue of 3), too few for one seed to settle; a scan that writes its steals "
-        "paced, not as one burst, would fix it. Measured (issue 18, preda): MLOAD is "
-        "steady across seeds (106/59/55/49 ms at 0/4/8/16 GB for every seed) while the "
-        "queue is not: every 27 s a burst queues about 100 blocks of 12 ms on each volume, "
-        "drained in about 1.3 s, less than the 2-s high-frequency sample the queue is read from, "
-        "so each burst is sampled once or not at all. Pacing alone would not help (an "
-        "estimate): with writes spread out the queue falls to about 0.3 (25% busy "
-        "volumes) and high_frames no longer moves it, so the seed's queue of 3 (a "
-        "calibration row) could not be refitted. Measured (issue 18, mechsteal, branch "
-        "mechsteal-pacing-experiment): queueing each block when the scan reaches it (the "
-        "scan is 4.1 s of CP time, 5.1 M frames at 0.8 us) gives a queue of 0.36/0.46/0.44 "
-        "(seeds 1-3, 240 s) and MLOAD 13 ms, makes the paging_volumes law hold, but this "
-        "law still fails at 120 s (seed 1: 0.37 at 4 GB, 0.93 at 8) and the Paging "
-        "difficulties ESCON pend falls from 55 to 37 ms: the seeds' queues need the bursts. "
-        "With the bursts, longer runs settle it: at 960 s per seed the law holds (0/4/8/16 "
-        "GB: seed 1 8.72/2.95/2.39/2.15, seed 2 9.01/2.81/2.37/1.49, seed 3 "
-        "8.71/2.53/2.59/1.59); at 480 s seed 3 still rises 2.42 -> 2.77, 0.01 over"
-    ),
-    "undersized-lpar-paging_volumes-FCX109-queue_len": (
-        "the same scan bursts: seed 3 goes 1.33 (25 volumes) -> 2.29 (40) at 120 s while "
-        "seeds 1 and 2 fall (3.8 -> 0.50, 3.2 -> 1.15); 16 volumes queue 32-35 everywhere. "
-        "At 960 s per seed it holds (16/25/40/64 volumes: seed 1 25.8/2.95/0.91/0.25, "
-        "seed 2 26.6/2.81/1.04/0.35, seed 3 26.4/2.53/1.16/0.47; issue 18, mechsteal)"
+    "thrasher-paging_volumes-FCX113-LIN102-page_reads": (
+        "LIN102 pages about 400 pages/s on 2 paging volumes and 476-503 on 4-40 (seeds 1-3, "
+        "50 s): with issue 18's blocking model the other guests' page-outs fill 2 volumes "
+        "77% (4: 38%), their free slots lie in runs of about 2 / .77 slots, so writes "
+        "carry 2 pages (4 on 4 volumes, 14 on 11) and start about 2.5 times as many "
+        "I/Os, which LIN102's reads wait behind. Before, every write carried 8 pages "
+        "whatever the fullness (470 on 2 volumes, 496 on 4). The law's premise (one "
+        "thread, one I/O at a time, so the volume count does not matter) holds from 4 "
+        "volumes on; on 2 nearly full volumes a z/VM analyst would expect exactly this "
+        "slow-down (the seed: keep page space far from full). Suggest 'not_down', or a "
+        "grid from 4"
     ),
     "emergency-scan-experiment_vdisk_gb-FCX225-pgin_pgout": (
         "PGIN+PGOUT 314 (0 GB) -> 908 (2) -> 5305 (4) -> 2193 (8) for seed 1, 5750 -> 3023 "

@@ -29,9 +29,7 @@ PATHS = {
 def _storage(frames: int = 100, xstore: int = 20) -> Storage:
     env = simpy.Environment()
     paging = PagingDevices(simpy.Environment(), [], Vmdbk("SYSTEM"))
-    st = Storage(
-        env, frames, xstore, 5, 10, paging, Processors(env, 1), 2, 2, PATHS, random.Random(1)
-    )
+    st = Storage(env, frames, xstore, 5, 10, paging, Processors(env, 1), 2, PATHS, random.Random(1))
     st.policy = DemandScan62()
     return st
 

@@ -39,7 +39,7 @@ def _storage(frames: int = 1000, xstore: int = 0, early: bool = True) -> Storage
     vols = [PageVolume(_Vol(), 100000) for _ in range(2)]  # type: ignore[arg-type]
     paging = PagingDevices(env, vols, Vmdbk("SYSTEM"))
     st = Storage63(
-        env, frames, xstore, 20, 40, paging, Processors(env, 1), 8, 2, PATHS, random.Random(1),
+        env, frames, xstore, 20, 40, paging, Processors(env, 1), 2, PATHS, random.Random(1),
         agelist=AgeList(100, early, 0.5), below_2g=100,
     )  # fmt: skip
     st.policy = DemandScan63()

@@ -208,7 +208,6 @@ class Calibration:
     channels: dict[str, ChannelSpeed]
     control_units: dict[str, ControlUnitTiming]
     path_us: dict[str, float]
-    block_pages_max: int
     read_pages_max: int
     prsm_overhead: float = 0.0  # PR/SM time per second a logical PU is dispatched
     prsm_dispatch_ms: float = 12.5  # PR/SM's dispatch interval on a contended pool
@@ -221,7 +220,7 @@ class Calibration:
     # block at its allocation cursor only in proportion (0: always)
     page_alloc_free: float = 0.0
     # slots around a paging volume's allocation cursor one write I/O can reach (0: any)
-    page_alloc_window: int = 0
+    page_alloc_window: float = 0.0
     # constants that differ before z/VM 5.3 (cp.toml's ``*_52`` keys): name -> value
     before_53: dict[str, float] = dataclasses.field(default_factory=dict)
     # SET SRM LIMITHARD CONSUMPTION: the most processor time a limited user may save up
@@ -388,12 +387,11 @@ def load_calibration() -> Calibration:
                 # the minidisk cache's own path lengths, with their sources, in [mdc]
                 **{k: float(v) for k, v in cp.get("mdc", {}).items() if not k.startswith("source")},
             },
-            block_pages_max=int(cp["paging"]["block_pages_max"]),
             read_pages_max=int(cp["paging"]["read_pages_max"]),
             prsm_overhead=float(cp["prsm"]["overhead_per_busy"]),
             prsm_dispatch_ms=float(cp["prsm"]["dispatch_interval_ms"]),
             page_alloc_free=float(cp["paging"].get("page_alloc_free", 0.0)),
-            page_alloc_window=int(cp["paging"].get("page_alloc_window", 0)),
+            page_alloc_window=float(cp["paging"].get("page_alloc_window", 0.0)),
             vswitch=VSwitchModel(
                 int(net["vswitch"]["mtu_bytes"]),
                 float(net["vswitch"]["cp_us_per_packet"]),

@@ -387,7 +387,6 @@ class Machine:
                 self.env, volumes, Vmdbk("SYSTEM"), cal.page_alloc_free, cal.page_alloc_window
             ),
             processors=self.processors,
-            block_pages=cal.block_pages_max,
             read_pages=cal.read_pages_max,
             path_us=self._storage_paths(config),
             rnd=self.streams.stream("storage"),

@@ -1,14 +1,14 @@
 """Paging DASD: CP-owned PAGE volumes, their slots, and block paging I/O.
 
 Each PAGE volume is an RDEV with one I/O at a time and CP's queue in front
-of it. CP writes the pages it steals in *blocks* (several pages, one I/O) to
-the volume with the least work queued, and reads a block back when a guest
-faults on one of its pages. A 3390 cylinder holds 180 page slots (a 3390-3
-has 3339 cylinders, 601,020 slots; a 3390-9 10017 cylinders, 1,803,060).
+of it. CP writes the pages it steals in *blocks* to the volumes, and reads a
+block back when a guest faults on one of its pages. A 3390 cylinder holds
+180 page slots (a 3390-3 has 3339 cylinders, 601,020 slots; a 3390-9 10017
+cylinders, 1,803,060).
 
 CP prefers volumes with free space. It places a block at a volume's
 allocation cursor. To choose the volume, CP's allocator looks at the
-volumes in order of the work they have queued (in rotation among equals)
+volumes in order of the I/O they have in flight (in rotation among equals)
 and takes the first whose cursor finds room. On an emptyish volume the
 cursor always does; on a volume fuller than the calibrated ``alloc_free``
 share of free space the freed slots are scattered, and a look finds room
@@ -16,13 +16,19 @@ only in proportion *p* to the free share left (an idle 3390-3 at 88% is
 passed over about half the times CP looks at it). Each look and each use
 is counted: FCX109's %Used for Alloc is uses per look.
 
-Where the cursor finds room it finds it in the slots around it: a window
-of ``alloc_window`` slots of which the volume's free share is free. A block
-cannot be written in one I/O to more slots than that, so CP writes it in
-runs: on a nearly full volume, in small I/Os of a few pages each (FCX109's
-Block Page Size, the pages per write I/O), on a volume with room in one.
-Small runs cost a start and a rotation each, so a full volume's time per
-page is worse than an emptier one's, even with no queue.
+The paging blocking factor (FCX109's Block Page Size, pages per write I/O)
+comes out of the pages CP has ready and each volume's free space (issue 18
+section 6), with no fixed cap. CP writes the pages it has ready together
+(one visit's steal from a user, or the XSTORE pages one page-out migrates
+from it) a window at a time: each placement goes to the volume the
+allocator chooses and takes at most the ``alloc_window`` slots one channel
+program reaches from the cursor. CP's writer starts one write I/O at a time
+on an idle volume, with the queued pages that fit the run of contiguous
+free slots at the cursor (:meth:`PageVolume.run_pages`). Slots come free a
+read's pages at a time, so a nearly full volume's free space lies in short
+runs and its writes carry two or three pages, where an emptyish volume's
+carry the whole window. Small runs cost a start and a rotation each, so a
+full volume's time per page is worse than an emptier one's.
 """
 
 from __future__ import annotations
@@ -54,9 +60,11 @@ class PageVolume:
     blocks_read: int = 0
     blocks_written: int = 0
     writes_pending: int = 0  # blocks chosen for this volume whose write has not started
+    freed_pages: int = 0  # slots freed since IPL ...
+    freed_runs: int = 0  # ... in this many runs of adjacent slots
     queue_s: float = 0.0  # time queued writes waited in CP's paging queue before starting
-    # queued write I/Os: (pages, when queued)
-    writes: deque[tuple[int, float]] = field(default_factory=deque)
+    # queued blocks: [pages not yet written, when queued, whether an I/O started]
+    writes: deque[list] = field(default_factory=deque)
     writing: bool = False  # a writer process is draining the queue
     cylinders: int = 0  # the page area's cylinders (the whole volume), 0 if not given
     looks: int = 0  # times CP's allocator looked at this volume for a block
@@ -84,12 +92,35 @@ class PageVolume:
         self.allocs += 1
         return True
 
-    def run_pages(self, pages: int, window: int) -> int:
-        """Pages of a block the next write I/O can take: the free slots in the
-        cursor's window (at least one), carrying the fraction to the next run."""
+    def free(self, pages: int, runs: int = 1) -> None:
+        """*pages* slots come free, in *runs* runs of adjacent slots (a read's
+        pages; the blocks of a space that is destroyed)."""
+        self.used -= pages
+        self.freed_pages += pages
+        self.freed_runs += runs
+
+    def run_now(self, window: float) -> float:
+        """The contiguous free slots the cursor finds now (see :meth:`run_pages`)."""
+        freed = self.freed_pages / self.freed_runs if self.freed_runs else 1.0
+        used = self.used / self.slots
+        return min(window, freed / used) if used > 0 else window
+
+    def run_pages(self, pages: int, window: float) -> int:
+        """Pages the next write I/O can take: the contiguous free slots at the cursor.
+
+        Slots come free when the pages in them are read back, a read's pages
+        at a time, or a destroyed space's blocks at a time (the volume's mean
+        run of slots freed together so far), so free space lies in runs of
+        that size. Scanning forward, the cursor stops at the first free run;
+        the run continues into the next one with the volume's free share,
+        giving runs of about *freed / used share* slots, at most the *window*
+        of slots one channel program reaches. An emptyish volume takes the
+        whole window, a nearly full one two or three pages. The fraction of
+        a slot is carried to the next I/O.
+        """
         if not window:
             return pages
-        self._run += window * (1.0 - self.used / self.slots)
+        self._run += self.run_now(window)
         run = max(1, min(pages, int(self._run)))
         self._run = max(0.0, self._run - run) if run < pages else 0.0
         return run
@@ -104,7 +135,7 @@ class PagingDevices:
         volumes: list[PageVolume],
         system: Vmdbk,
         alloc_free: float = 0.0,
-        alloc_window: int = 0,
+        alloc_window: float = 0.0,
     ) -> None:
         self.env = env
         self.volumes = volumes
@@ -123,9 +154,16 @@ class PagingDevices:
         """Page slots in use."""
         return sum(v.used for v in self.volumes)
 
-    def choose(self, pages: int) -> int:
-        """The volume for a new block: CP looks at the volumes, least work in
-        flight first (in rotation among equals), and takes the first with room."""
+    def place(self, pages: int) -> tuple[int, int]:
+        """Place the next block of a page-out with *pages* pages still to write.
+
+        CP looks at the volumes, least I/O in flight first (in rotation among
+        equals), and takes the first whose cursor finds room; the block takes
+        as many of the pages as the cursor's window of slots holds (all of
+        them, if fewer) and is written in I/Os of the contiguous runs of free
+        slots there (:meth:`PageVolume.run_pages`). Returns the volume and the
+        pages placed; the caller queues them with :meth:`queue_write`.
+        """
         volumes = self.volumes
         count = len(volumes)
         turn = self._turn
@@ -133,8 +171,8 @@ class PagingDevices:
         for k in range(count):
             i = (turn + k) % count
             vol = volumes[i]
-            if vol.slots - vol.used >= pages:
-                order.append((vol.volume.in_flight + vol.writes_pending, k, i))
+            if vol.slots > vol.used:
+                order.append((vol.volume.in_flight, k, i))
         if not order:
             raise self._full()
         order.sort()
@@ -147,8 +185,20 @@ class PagingDevices:
         if best < 0:  # no look found room: the least-loaded volume takes it anyway
             best = order[0][2]
         self._turn = (best + 1) % count
-        self.volumes[best].used += pages
-        return best
+        vol = self.volumes[best]
+        n = min(pages, vol.slots - vol.used)
+        if self.alloc_window:
+            n = min(n, max(1, int(self.alloc_window)))
+        vol.used += n
+        return best, n
+
+    def run_at(self, index: int, pages: int) -> int:
+        """The pages of one write I/O of *pages* ready on volume *index* now,
+        with no carry (for a storage history placed without I/O)."""
+        vol = self.volumes[index]
+        if not self.alloc_window:
+            return max(1, pages)
+        return max(1, min(pages, int(vol.run_now(self.alloc_window))))
 
     def _full(self) -> ZvmsimError:
         """The one line for a paging space with no room left (the run cannot go on)."""
@@ -160,23 +210,19 @@ class PagingDevices:
         )
 
     def queue_write(self, index: int, pages: int) -> None:
-        """Queue a write of a block just placed by :meth:`choose`.
+        """Queue the write of a block just placed by :meth:`place`.
 
         Page reads go first: CP starts a queued write only on a volume with
         no I/O in flight, so a faulting guest waits behind one write at most.
         A queued write waits in CP's paging queue for the volume, not yet at
-        the RDEV: the monitor samples that queue and its waiting time for the
-        paging-volume record (FCX109's Queue Lngth and MLOAD); the RDEV's own
-        queue and response time (FCX108) start when the write is started.
+        the RDEV: the monitor counts that queue and its waiting time for the
+        paging-volume record (FCX109's Queue Lngth); the RDEV's own queue and
+        response time (FCX108) start when the write is started.
         """
         vol = self.volumes[index]
-        now = self.env.now
-        while pages > 0:  # one write I/O per run of free slots the cursor finds
-            run = vol.run_pages(pages, self.alloc_window)
-            vol.writes.append((run, now))
-            vol.writes_pending += 1
-            vol.volume.held += 1
-            pages -= run
+        vol.writes.append([pages, self.env.now, False])
+        vol.writes_pending += 1
+        vol.volume.held += 1
         self._kick(vol)
 
     def _kick(self, vol: PageVolume) -> None:
@@ -216,13 +262,29 @@ class PagingDevices:
         return out
 
     def _writer(self, vol: PageVolume) -> Generator:
-        """Write queued blocks to *vol* while nothing else wants it (a CP process)."""
-        system = self.system
-        while vol.writes and not vol.volume.in_flight:
-            pages, queued_at = vol.writes.popleft()
-            vol.writes_pending -= 1
-            vol.volume.held -= 1
-            vol.queue_s += self.env.now - queued_at
+        """Write queued blocks to *vol* while nothing else wants it (a CP process).
+
+        Each write I/O takes the queued pages, oldest block first, that fit in
+        the run of contiguous free slots at the cursor (:meth:`PageVolume.run_pages`):
+        one block's pages, or the tail of one and the head of the next.
+        """
+        system, env = self.system, self.env
+        writes = vol.writes
+        while writes and not vol.volume.in_flight:
+            run = vol.run_pages(sum(w[0] for w in writes), self.alloc_window)
+            pages = 0
+            while writes and pages < run:
+                entry = writes[0]
+                if not entry[2]:  # the block's first I/O: its wait in CP's queue ends
+                    entry[2] = True
+                    vol.queue_s += env.now - entry[1]
+                take = min(entry[0], run - pages)
+                entry[0] -= take
+                pages += take
+                if not entry[0]:
+                    writes.popleft()
+                    vol.writes_pending -= 1
+                    vol.volume.held -= 1
             yield from vol.volume.io(system, pages * PAGE_BYTES, False, True)
             vol.pages_written += pages
             vol.blocks_written += 1
@@ -242,5 +304,5 @@ class PagingDevices:
         vol.pages_read += pages
         vol.blocks_read += 1
         if not keep_slots:
-            vol.used -= pages
+            vol.free(pages)
         self._kick(vol)

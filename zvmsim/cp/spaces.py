@@ -172,6 +172,7 @@ class Space:
         "pgmbks",
         "aged_written",
         "slotted",
+        "blocked",
     )
 
     def __init__(
@@ -201,6 +202,8 @@ class Space:
         self.dasd_on: dict[int, int] = {}  # paging volume -> pages there (counted spaces)
         self.page_reads = 0
         self.page_writes = 0
+        # pages written to paging DASD and the blocks they went in (counted spaces)
+        self.blocked = [0, 0]
         self.steals = 0
         self.x_to_ms = 0
         self.ms_to_x = 0

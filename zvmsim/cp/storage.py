@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SEGMENT_PAGES", "ScanPolicy", "Storage"]
 
-SEGMENT_PAGES = 256  # a 1 MB segment: CP forms paging blocks within one
+SEGMENT_PAGES = 256  # a 1 MB segment of virtual storage
 
 
 class ScanPolicy(Protocol):
@@ -56,7 +56,6 @@ class Storage:
         high: int,
         paging: PagingDevices,
         processors: Processors,
-        block_pages: int,
         read_pages: int,
         path_us: dict[str, float],
         rnd: random.Random,
@@ -73,7 +72,6 @@ class Storage:
         self.high = high
         self.paging = paging
         self.processors = processors
-        self.block_pages = block_pages  # most pages CP writes in one paging block
         self.read_pages = read_pages  # most pages one page-fault read brings back
         self.rnd = rnd
         self.path_us = path_us
@@ -300,13 +298,10 @@ class Storage:
     def _migration(self, short: int) -> int:
         """How many XSTORE pages CP migrates when a page-out is *short* of room.
 
-        Migration is paced by the page-outs: it frees what they need, in whole
-        paging blocks (``block_pages``), so its writes arrive at the paging
-        volumes as the demand scan's own would, however large XSTORE is. (While
-        the storage history is placed, exactly what is needed.)
+        Migration is paced by the page-outs: it frees what they need, so its
+        writes arrive at the paging volumes as the demand scan's own would,
+        however large XSTORE is.
         """
-        if not self.quiet:
-            short = -(-short // self.block_pages) * self.block_pages
         return min(short, self.xstore_used)
 
     def _migrate(self, count: int) -> None:
@@ -335,56 +330,61 @@ class Storage:
     def _write_blocks(
         self, space: Space, count: int, pages: list[int] | None, migration: bool = False
     ) -> None:
-        """Write *count* pages of *space* to paging DASD.
+        """Write *count* pages of *space* to paging DASD, as one stream of blocks.
 
-        Tracked pages are grouped into *blocks* — pages of one segment (1 MB)
-        written together, at most ``block_pages`` of them — and a fault later
-        reads its whole block back. One write I/O carries up to ``block_pages``
-        pages, possibly of several blocks, to one volume.
+        The pages CP has ready together (one visit's steal from a user, or the
+        XSTORE pages one page-out migrates from it) go out in placements of up
+        to a window of slots each, on the volume the allocator chooses
+        (:meth:`PagingDevices.place`), written in runs of contiguous free slots.
+        Tracked pages form *blocks*: the pages of one segment (1 MB) stolen
+        together, in address order; a fault later reads its block back. One
+        placement may hold several small blocks.
         """
         space.dasd += count
         if not migration:
             space.page_writes += count
+        paging = self.paging
         if pages is None and self.quiet:
-            for volume, n in self.paging.spread(count):
+            for volume, n in paging.spread(count):
                 space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
+                space.blocked[0] += n  # in the blocks the volume's cursor would give
+                space.blocked[1] += -(-n // paging.run_at(volume, count))
             return
-        size = self.block_pages
         if pages is None:
-            for start in range(0, count, size):
-                n = min(size, count - start)
-                volume = self.paging.choose(n)
-                space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
+            done = 0
+            while done < count:
+                volume, n = paging.place(count - done)
                 if not self.quiet:
-                    self.paging.queue_write(volume, n)
+                    paging.queue_write(volume, n)
+                space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
+                space.blocked[0] += n
+                space.blocked[1] += 1
+                done += n
             return
-        table = space.table
-        loc, block_of = table.loc, table.block  # type: ignore[union-attr]
-        blocks: list[list[int]] = []
+        groups: deque[list[int]] = deque()
         for page in sorted(pages):
-            last = blocks[-1] if blocks else None
-            if last and len(last) < size and last[0] // SEGMENT_PAGES == page // SEGMENT_PAGES:
+            last = groups[-1] if groups else None
+            if last and last[0] // SEGMENT_PAGES == page // SEGMENT_PAGES:
                 last.append(page)
             else:
-                blocks.append([page])
-        io: list[list[int]] = []
-        for members in [*blocks, None]:
-            if members is None or sum(map(len, io)) + len(members) > size:
-                if io:
-                    n = sum(map(len, io))
-                    volume = self.paging.choose(n)
-                    if not self.quiet:
-                        self.paging.queue_write(volume, n)
-                    for group in io:
-                        block = self._next_block
-                        self._next_block += 1
-                        self._blocks[block] = (volume, group)
-                        for i in group:
-                            loc[i] = DASD
-                            block_of[i] = block
-                io = []
-            if members is not None:
-                io.append(members)
+                groups.append([page])
+        loc, block_of = space.table.loc, space.table.block  # type: ignore[union-attr]
+        while groups:
+            volume, n = paging.place(sum(map(len, groups)))
+            if not self.quiet:
+                paging.queue_write(volume, n)
+            while n > 0:  # the placement's blocks: whole segments' pages while they fit
+                group = groups.popleft()
+                if len(group) > n:
+                    group, rest = group[:n], group[n:]
+                    groups.appendleft(rest)
+                n -= len(group)
+                block = self._next_block
+                self._next_block += 1
+                self._blocks[block] = (volume, group)
+                for i in group:
+                    loc[i] = DASD
+                    block_of[i] = block
 
     # ---- page-ins: called by guests ----------------------------------------
 
@@ -508,8 +508,9 @@ class Storage:
             raise ZvmsimError(f"{space.name} released while pages are in flight")
         self.available += space.resident
         self.xstore_used -= space.xstor
+        block = self.block_of(space)
         for volume, n in space.dasd_on.items():
-            self.paging.volumes[volume].used -= n
+            self.paging.volumes[volume].free(n, -(-n // block))
         space.dasd_on.clear()
         space.resident = space.referenced = space.xstor = space.dasd = 0
 
@@ -570,6 +571,13 @@ class Storage:
             left -= take
         for volume in [v for v, pages in on.items() if not pages]:
             del on[volume]
+
+    @staticmethod
+    def block_of(space: Space) -> int:
+        """The pages of one block of a counted *space* on DASD: the mean of the
+        blocks its pages were written in (one, if none was written yet)."""
+        pages, blocks = space.blocked
+        return max(1, round(pages / blocks)) if blocks else 1
 
     def read_counted(self, user: Vmdbk, space: Space, pages: int = 0) -> Generator:
         """Fault one block of a counted space in from DASD; the user waits.

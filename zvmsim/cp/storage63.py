@@ -301,21 +301,21 @@ class Storage63(Storage):
         own = min(count, round(count * slotted_dirty / dirty)) if dirty > 0 else 0
         new = count - own
         space.slotted += new
-        size = self.block_pages
         paging = self.paging
-        if not self.quiet:
+        if not self.quiet:  # 6.3's channel programs may be discontiguous: one I/O a volume
             for volume, n in self._spread_own(space, own):
-                for start in range(0, n, size):
-                    paging.queue_write(volume, min(size, n - start))
+                if n > 0:
+                    paging.queue_write(volume, n)
         if self.quiet:
             for volume, n in paging.spread(new):
                 space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
             return
-        for start in range(0, new, size):
-            n = min(size, new - start)
-            volume = paging.choose(n)
+        done = 0
+        while done < new:
+            volume, n = paging.place(new - done)
             space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
             paging.queue_write(volume, n)
+            done += n
 
     @staticmethod
     def _slots(space: Space) -> int:

@@ -124,7 +124,7 @@ class CmsInteractive(Workload):
         wss = space.wss
         if space.resident < wss:  # its own pages: CP took them while it was away
             storage.xstore_in_counted(vm, space, min(wss - space.resident, space.xstor))
-            block = storage.block_pages
+            block = storage.block_of(space)
             while space.resident < wss and space.dasd:
                 yield from storage.read_counted(vm, space, block)
             storage.first_touch_counted(space, min(wss - space.resident, space.untouched))

@@ -7,9 +7,16 @@ those lines show dots. Then a row for each CP-owned paging volume: device
 type, volume, area type and its extent in cylinders, how full its page
 area is, the pages read and written per second (spool reads and writes
 are dots, as Perfkit shows them for a PAGE area) and their total, the I/Os
-that moved them, User Interferes, how many requests were queued
-(high-frequency samples), the service time per page, the response time per
-page including the queue (CP's MLOAD figure), the average block size —
+that moved them, User Interferes, how many requests were queued on
+average (at the RDEV and in CP's paging queue: the time they spent queued,
+from the cumulative queue-time counters of the device and paging-volume
+records, over the interval — a time average, so a burst of page-outs that
+drains between two high-frequency samples still counts), the service time
+per page, MLOAD Resp Time —
+CP's paging load estimate that its allocator weighs the volumes by, the
+service time per page times one plus the queue length (with no queue it
+equals Serv/Page, as every queue-free row of the seeds shows; not a
+measured response time) — the average block size —
 pages per write I/O, CP's blocking factor — and %Used for Alloc, the share
 of the times CP's page allocator looked at the volume for a new block that
 it placed the block there. zvmsim's User Interferes is the number of
@@ -42,7 +49,8 @@ def build_cpowned(run: RunData, intervals: list[Interval], user: str | None) -> 
         ssch = d.get("ssch", 0)
         pages = p["pages_read"] + p["pages_written"]
         busy_us = d.get("pend_us", 0) + d.get("disc_us", 0) + d.get("conn_us", 0)
-        hf = d.get("hf_samples", 0)
+        queue = (d.get("queue_us", 0) + p.get("queue_us", 0)) / 1e6 / iv.seconds
+        serv = busy_us / pages / 1000.0 if pages else 0.0
         rows.append(
             {
                 "addr": rdev,
@@ -60,12 +68,12 @@ def build_cpowned(run: RunData, intervals: list[Interval], user: str | None) -> 
                 "total_rate": pages / iv.seconds,
                 "ssch_rate": ssch / iv.seconds,
                 "user_interferes": cfg.links if cfg else 0,
-                # requests queued for the volume: at its RDEV and in CP's paging queue
-                "queue_len": (d.get("hf_queued", 0) + p.get("hf_queued", 0)) / hf if hf else 0.0,
-                "serv_ms": busy_us / pages / 1000.0 if pages else 0.0,
-                "resp_ms": (busy_us + d.get("queue_us", 0) + p.get("queue_us", 0)) / pages / 1000.0
-                if pages
-                else 0.0,
+                # requests queued for the volume, at its RDEV and in CP's paging
+                # queue: their time queued over the interval (a time average)
+                "queue_len": queue,
+                "serv_ms": serv,
+                # MLOAD: CP's estimate of a new request's wait, not a measured time
+                "resp_ms": serv * (1.0 + queue),
                 # CP's blocking factor: pages per write I/O (per read I/O on a
                 # volume written to not at all)
                 "block_size": _per_io(p["pages_written"], p["blocks_written"])
@@ -174,9 +182,21 @@ _CPOWNED = [
         "i",
         origin="IBM; zvmsim counts the minidisk links on the volume",
     ),
-    Column("queue_len", ("Queue", "Lngth"), 5, "2"),
+    Column(
+        "queue_len",
+        ("Queue", "Lngth"),
+        5,
+        "2",
+        origin="IBM; zvmsim: time queued (RDEV and CP's paging queue) over the interval",
+    ),
     Column("serv_ms", ("Time", "/Page"), 5, "1"),
-    Column("resp_ms", ("Resp", "Time"), 6, "1"),
+    Column(
+        "resp_ms",
+        ("Resp", "Time"),
+        6,
+        "1",
+        origin="IBM (MLOAD); CP's estimate, Serv/Page x (1 + Queue Lngth), not a measured time",
+    ),
     Column("block_size", ("Page", "Size"), 5, "i"),
     Column("pct_alloc", ("for", "Alloc"), 5, "i"),
 ]
