@@ -186,25 +186,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ("fine", "", "pct_write_hits"): (
         "100% against 81% on LPLAM1: the same (every write a fast-write hit)"
     ),
-    ("thrasher", "", "pct_run"): (
-        "12 (3 of 25 two-second samples) against 0 on seed 1; 0 on seeds 2 and 3: "
-        "LIN102 is caught running in about 2.6% of samples (13 of 500 half-second "
-        "samples over seeds 1-5, its short CPU bursts between faults), and 25 "
-        "samples catch it three times about 3 runs in 100. Not a mechanism: the "
-        "draw moved when the demand scan stopped stealing LIN102's pages"
-    ),
-    ("thrasher", "", "pct_pgw"): (
-        "88 against 100 on seed 1 (100 on seeds 2 and 3): the three samples that "
-        "catch LIN102 running (see pct_run); 98% in page wait over 500 half-second "
-        "samples"
-    ),
-    ("thrasher", "", "x_to_ds"): (
-        "10/19/19 pages/s against 0: XSTORE migration takes the oldest pages in "
-        "XSTORE system-wide, and LIN102's, stolen while it sat idle, are the oldest; "
-        "CP's choice of whose XSTORE pages go to DASD (a user faulting them back in "
-        "kept them in the seed) is not modelled. The demand scan itself no longer "
-        "steals from LIN102 (steals 0)"
-    ),
     ("undersized_lpar", "", "ssch_rate@>>Mean>>"): (
         "339 a second against 567: the guests do no DASD I/O of their own (the seed's "
         "about 100 a second beside the paging, issue 18 section 6), and our paging "
@@ -387,8 +368,6 @@ SEED_MISSES: dict[tuple[str, str, str], tuple[int, ...]] = {
     ("fine", "", "pct_act@PERFSVM"): (1,),
     ("fine", "", "pct_cpu@DTCVSW2"): (2,),
     ("fine", "", "pct_tiw@DTCVSW2"): (2,),
-    ("thrasher", "", "pct_run"): (1,),
-    ("thrasher", "", "pct_pgw"): (1,),
 }
 
 

@@ -302,10 +302,12 @@ class Storage:
         self._reclaiming = reclaiming
 
     def _migration_class(self, space: Space) -> int:
-        """How late CP migrates *space*'s XSTORE pages: 0 its owner is out of the
-        dispatch list (dormant or eligible), 2 it has been paging them back from
-        XSTORE since the demand scan before last, 1 otherwise."""
-        if space.listed in ("dormant", "eligible"):
+        """How late CP migrates *space*'s XSTORE pages: 0 its owner is a user that
+        has run and is now out of the dispatch list (dormant or eligible), 2 it has
+        been paging them back from XSTORE since the demand scan before last, 1
+        otherwise (a system space such as a DCSS or VDISK, or any other user)."""
+        vm = space.vm
+        if vm is not None and vm.tcpu_s > 0 and space.listed in ("dormant", "eligible"):
             return 0
         name = space.name
         if name in self._reclaiming or space.x_to_ms != self._x_in_seen.get(name, 0):
