@@ -5,10 +5,10 @@ it below the *low* threshold, the demand scan (:mod:`zvmsim.cp.demandscan`)
 steals frames until the list is back at *high*. A stolen page goes to
 expanded storage (XSTORE) while there is room; when a page-out finds XSTORE
 full, CP migrates as many XSTORE pages to paging DASD as the page-out needs
-room for, in whole paging blocks, choosing them by user and age: first the
-oldest pages of users out of the dispatch list, then those of users that have
-not been paging back from XSTORE lately, and the pages of users that have only
-as a last resort (see :meth:`Storage._migration_victim`). A guest touching a
+room for, in whole paging blocks, choosing them by age and user: the oldest
+pages of users that have not been paging back from XSTORE lately, and those of
+users that have only as a last resort (see :meth:`Storage._migration_victim`).
+A user idle a while has the oldest pages, so its pages go first. A guest touching a
 page that is not resident gets it back synchronously from XSTORE (CP time,
 no wait) or waits in page wait while CP reads its block from DASD.
 
@@ -302,26 +302,22 @@ class Storage:
         self._reclaiming = reclaiming
 
     def _migration_class(self, space: Space) -> int:
-        """How late CP migrates *space*'s XSTORE pages: 0 its owner is a user that
-        has run and is now out of the dispatch list (dormant or eligible), 2 it has
-        been paging them back from XSTORE since the demand scan before last, 1
-        otherwise (a system space such as a DCSS or VDISK, or any other user)."""
-        vm = space.vm
-        if vm is not None and vm.tcpu_s > 0 and space.listed in ("dormant", "eligible"):
-            return 0
+        """How late CP migrates *space*'s XSTORE pages: 1 its owner has been paging
+        them back from XSTORE since the demand scan before last, 0 otherwise."""
         name = space.name
         if name in self._reclaiming or space.x_to_ms != self._x_in_seen.get(name, 0):
-            return 2
-        return 1
+            return 1
+        return 0
 
     def _migration_victim(self, count: int) -> tuple[list, int] | None:
         """The XSTORE pages CP migrates next: the oldest chunk (``[space, pages]``
         of the age order) of the spaces it migrates first (``_migration_class``),
         and how many of its pages (at most *count*) can go; None if XSTORE is empty.
 
-        Migration works by user: a user out of the dispatch list will not touch
-        its pages soon, and a user paging its XSTORE pages back in is using them,
-        so its pages stay in XSTORE while others' can go.
+        Migration works by age and user: the oldest pages go first (a user idle
+        longest has them, while one idle a short while keeps its pages in XSTORE),
+        but a user paging its XSTORE pages back in is using them, so its pages
+        stay in XSTORE while others' can go.
         """
         age = self._xstore_age
         while age and min(age[0][1], age[0][0].xstor) <= 0:
@@ -329,7 +325,7 @@ class Storage:
         if not age:
             return None
         held = {s.name: s for s in self.spaces if s.xstor > 0}
-        best = min((self._migration_class(s) for s in held.values()), default=2)
+        best = min((self._migration_class(s) for s in held.values()), default=1)
         head = age[0]
         if self._migration_class(head[0]) > best:
             for chunk in age:
