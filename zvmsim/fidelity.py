@@ -68,9 +68,9 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ("memory63", "workload=apache-paging;release=6.2", "dasd_total"): (
         "ours 6575/6629/6493 DASD pages/s (seeds 1-3) against 4197 (1/8 of 33574): 6.2 "
         "sends too much to DASD and too little to XSTORE. XSTORE migration now goes by "
-        "user and age (users out of the dispatch list first, users paging back from "
-        "XSTORE last), which changes nothing here: the 64 Apache servers are alike, all "
-        "in the dispatch list and all paging back from XSTORE, and they touch their cold "
+        "age and user (the oldest pages first, those of users paging back from XSTORE "
+        "last), which changes nothing here: the 64 Apache servers are alike, all in the "
+        "dispatch list and all paging back from XSTORE, and they touch their cold "
         "pages uniformly, so a page in XSTORE is no likelier to be touched than one on "
         "DASD and the split follows what each holds (16 GB against about as much on "
         "DASD). The seed's split (about two XSTORE page-ins to each DASD read) needs "
@@ -203,7 +203,7 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ("undersized_lpar", "", "page_writes"): (
         "29.2/29.1/29.0 pages/s per volume (seeds 1-3) against 18.3, with reads 19.8 "
         "against 23.6: before 6.3 a page reaches DASD only by XSTORE migration, and "
-        "every guest here pages back from XSTORE, so migration by user and age takes "
+        "every guest here pages back from XSTORE, so migration by age and user takes "
         "the oldest XSTORE pages as before. Writes are what XSTORE cannot keep (about "
         "730 a second against 495 read back); the difference is the guests' first "
         "touches of pages they never used (about 235 a second), whose pages end on DASD. "
