@@ -302,8 +302,11 @@ class Storage:
         self._reclaiming = reclaiming
 
     def _migration_class(self, space: Space) -> int:
-        """How late CP migrates *space*'s XSTORE pages: 1 its owner has been paging
-        them back from XSTORE since the demand scan before last, 0 otherwise."""
+        """How late CP migrates *space*'s XSTORE pages: 1 its owner, a user, has been
+        paging them back from XSTORE since the demand scan before last, 0 otherwise
+        (a shared space such as a VDISK goes by age alone)."""
+        if space.vm is None:
+            return 0
         name = space.name
         if name in self._reclaiming or space.x_to_ms != self._x_in_seen.get(name, 0):
             return 1
