@@ -302,10 +302,11 @@ class Storage:
         self._reclaiming = reclaiming
 
     def _migration_class(self, space: Space) -> int:
-        """How late CP migrates *space*'s XSTORE pages: 1 its owner, a user, has been
-        paging them back from XSTORE since the demand scan before last, 0 otherwise
-        (a shared space such as a VDISK goes by age alone)."""
-        if space.vm is None:
+        """How late CP migrates *space*'s XSTORE pages: 1 its owner, a user in the
+        dispatch list, has been paging them back from XSTORE since the demand scan
+        before last, 0 otherwise (a user out of the dispatch list, or a shared
+        space such as a VDISK, goes by age alone)."""
+        if space.vm is None or space.listed != "dispatch":
             return 0
         name = space.name
         if name in self._reclaiming or space.x_to_ms != self._x_in_seen.get(name, 0):
