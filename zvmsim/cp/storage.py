@@ -6,11 +6,11 @@ steals frames until the list is back at *high*. A stolen page goes to
 expanded storage (XSTORE) while there is room; when a page-out finds XSTORE
 full, CP migrates as many XSTORE pages to paging DASD as the page-out needs
 room for, in whole paging blocks, choosing them by age and user: the oldest
-pages of users that have not been paging back from XSTORE lately, and those of
-users that have only as a last resort (see :meth:`Storage._migration_victim`).
-A user idle a while has the oldest pages, so its pages go first. A guest touching a
-page that is not resident gets it back synchronously from XSTORE (CP time,
-no wait) or waits in page wait while CP reads its block from DASD.
+pages go first, but those of a user in the dispatch list that is paging its
+XSTORE pages back in go only as a last resort (see
+:meth:`Storage._migration_victim`). A guest touching a page that is not
+resident gets it back synchronously from XSTORE (CP time, no wait) or waits
+in page wait while CP reads its block from DASD.
 
 The demand scan's algorithm is a pluggable policy, so the z/VM 6.3 global
 aging list can replace it without touching this module.
@@ -320,8 +320,8 @@ class Storage:
 
         Migration works by age and user: the oldest pages go first (a user idle
         longest has them, while one idle a short while keeps its pages in XSTORE),
-        but a user paging its XSTORE pages back in is using them, so its pages
-        stay in XSTORE while others' can go.
+        but a user in the dispatch list paging its XSTORE pages back in is using
+        them, so its pages stay in XSTORE while others' can go.
         """
         age = self._xstore_age
         while age and min(age[0][1], age[0][0].xstor) <= 0:
