@@ -13,6 +13,7 @@ from zvmsim.calibration import CacheModel, load_calibration
 from zvmsim.cli import main
 from zvmsim.errors import ZvmsimError
 from zvmsim.hardware.cucache import ControlUnitCache
+from zvmsim.hardware.nvs import OtherWrites
 from zvmsim.machine import Machine
 from zvmsim.monitor.records import MRIODCAD
 from zvmsim.monitor.stream import MonitorData
@@ -48,13 +49,65 @@ def test_writes_are_dfw_hits_until_nvs_is_full() -> None:
     vol = cu.volume("VOLA", random.Random(1))
     assert [vol.disconnect(t, False, 0.0, 0.0002) for t in range(3)] == [0.0002] * 3
     assert vol.disconnect(1, False, 0.0, 0.0002) == 0.0002  # still in NVS: joins it
-    waits = [vol.disconnect(t, False, 0.0, 0.0002) - 0.0002 for t in (3, 4)]
-    assert waits == pytest.approx([0.1, 0.2])  # one and two destages away
-    assert (vol.writes, vol.dfw_hits) == (6, 4)
-    # 0.5 s later five tracks have gone: room again
+    # NVS is full: a DFW bypass, written through (10 ms first track, 5 ms each further)
+    assert vol.disconnect(3, False, 0.0, 0.0002) == pytest.approx(0.0102)
+    assert vol.disconnect(4, False, 0.0, 0.0002, tracks=3) == pytest.approx(0.0202)
+    assert (vol.writes, vol.dfw_hits, vol.dfw_bypass) == (6, 4, 2)
+    assert cu.nvs_tracks == 3  # a bypass takes no NVS room
+    # 0.5 s later the three tracks have gone: room again
     assert vol.disconnect(5, False, 0.5, 0.0002) == 0.0002
     assert cu.nvs_tracks == 1
     assert vol.disconnect(5, True, 0.5, 0.0002) == 0.0002  # a written track is a read hit
+    assert vol.disconnect(4, True, 0.5, 0.0002) == 0.0002  # so is a bypassed one
+
+
+def test_an_io_covers_every_track_of_its_blocks() -> None:
+    cu = _cache(cache_mb=10 * TRACK / 2**20)
+    vol = cu.volume("VOLA", random.Random(1))
+    assert vol.disconnect(10, True, 0.0, 0.0002) == pytest.approx(0.005)  # stages 10
+    assert vol.disconnect(10, True, 0.0, 0.0002, tracks=2) == pytest.approx(0.005)  # 11 misses
+    assert vol.staged == 2 and cu.cached_tracks == 2
+    assert vol.disconnect(10, True, 0.0, 0.0002, tracks=2) == 0.0002  # both cached: a hit
+    assert (vol.reads, vol.read_hits) == (3, 1)  # one cache I/O per channel program
+    # a write of three tracks takes three tracks of NVS
+    assert vol.disconnect(20, False, 0.0, 0.0002, tracks=3) == 0.0002
+    assert cu.nvs_tracks == 3 and cu.cached_tracks == 5
+
+
+def test_other_systems_bursts_fill_one_clusters_nvs() -> None:
+    model = CacheModel(64.0, 2 * 10 * TRACK / 2**20, 5.0, 2 * 10 * TRACK / 1e6, clusters=2)
+    cu = ControlUnitCache("CU", model, TRACK, jitter=0.0)  # 10 tracks and 10/s a cluster
+    # others write 30 tracks/s into cluster 0 for 1 s of every 4: full after 0.5 s
+    cu.other_writes(OtherWrites(30 * TRACK / 1e6, 1.0, 4.0, cluster=0), TRACK)
+    even, odd = (
+        cu.volume("VOL0E", random.Random(1), 0x0E),
+        cu.volume("VOL0D", random.Random(2), 0x0D),
+    )
+    assert even.nvs is cu.nvs[0] and odd.nvs is cu.nvs[1]
+    assert even.disconnect(1, False, 0.4, 0.0002) == 0.0002  # 8 of 10 tracks used
+    assert even.disconnect(2, False, 0.8, 0.0002) == pytest.approx(0.0102)  # full: bypass
+    assert odd.disconnect(2, False, 0.8, 0.0002) == 0.0002  # the other cluster has room
+    assert cu.nvs[0].other_tracks(1.0) == pytest.approx(10.0)  # the burst ends
+    assert cu.nvs[0].other_tracks(1.5) == pytest.approx(5.0)  # draining at 10/s
+    assert even.disconnect(3, False, 1.5, 0.0002) == 0.0002
+    assert cu.nvs[0].other_tracks(4.0) == 0.0  # empty before the next burst
+    assert cu.nvs[0].other_tracks(4.25) == pytest.approx(5.0)
+    assert (even.dfw_hits, even.dfw_bypass, odd.dfw_hits) == (2, 1, 1)
+
+
+def test_other_writes_are_checked() -> None:
+    raw = _raw()
+    raw["control_units"]["CU1"]["other_writes"] = {"mb_s": 100.0, "on_s": 5.0, "period_s": 2.0}
+    with pytest.raises(ZvmsimError, match="on_s must not exceed period_s"):
+        Scenario("cache-test", raw).config()
+    raw["control_units"]["CU1"]["other_writes"] = {
+        "mb_s": 1.0,
+        "on_s": 1.0,
+        "period_s": 2.0,
+        "cluster": 2,
+    }
+    with pytest.raises(ZvmsimError, match="cluster must be 0 to 1"):
+        Scenario("cache-test", raw).config()
 
 
 def test_calibration_cache_is_opt_in() -> None:

@@ -97,12 +97,21 @@ class SxsModel:
 
 @dataclass(frozen=True)
 class CacheModel:
-    """A control unit's cache and NVS: sizes, the read-miss time and the destage rate."""
+    """A control unit's cache and NVS: sizes, the read-miss time and the destage rate.
+
+    ``clusters``: NVS is split evenly among them (a volume writes to its
+    logical subsystem's); ``bypass_ms`` and ``bypass_track_ms``: a write
+    that finds NVS full is written through to the back-end disks, its
+    first track in ``bypass_ms`` and each further track in ``bypass_track_ms``.
+    """
 
     cache_mb: float
     nvs_mb: float
     miss_disc_ms: float
     destage_mb_s: float
+    bypass_ms: float = 10.0
+    bypass_track_ms: float = 5.0
+    clusters: int = 1
 
 
 @dataclass(frozen=True)
@@ -269,9 +278,15 @@ def _cache_model(cu: dict) -> CacheModel | None:
         float(cu["nvs_mb"]),
         float(cu["miss_disc_ms"]),
         float(cu["destage_mb_s"]),
+        float(cu["bypass_ms"]),
+        float(cu["bypass_track_ms"]),
+        int(cu.get("clusters", 1)),
     )
-    if min(model.cache_mb, model.nvs_mb, model.miss_disc_ms, model.destage_mb_s) <= 0:
-        raise ValueError("cache_mb, nvs_mb, miss_disc_ms and destage_mb_s must be positive")
+    if min(vars(model).values()) <= 0:
+        raise ValueError(
+            "cache_mb, nvs_mb, miss_disc_ms, destage_mb_s, bypass_ms, bypass_track_ms "
+            "and clusters must be positive"
+        )
     return model
 
 

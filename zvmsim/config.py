@@ -17,6 +17,7 @@ from .calibration import Calibration
 from .cp.limits import LIMITHARD_METHODS
 from .cp.scheduler import SrmConfig
 from .errors import ZvmsimError
+from .hardware.nvs import OtherWrites
 from .hardware.prsm import CecConfig, PartitionConfig
 from .monitor.profile import DEFAULT_EVENTS, SAMPLE_DOMAINS, enabled_domains
 from .window import check_window
@@ -100,12 +101,14 @@ class ControlUnitConfig:
 
     Volumes behind one instance share its cache. ``cache_mb`` and ``nvs_mb``
     replace the calibrated sizes when given (``None``: the calibration's).
+    ``other_writes``: other systems' write bursts into one cluster's NVS.
     """
 
     name: str
     type: str
     cache_mb: float | None = None
     nvs_mb: float | None = None
+    other_writes: OtherWrites | None = None
 
 
 @dataclass(frozen=True)
@@ -587,17 +590,38 @@ def _control_units(body: dict, calibration: Calibration) -> dict[str, ControlUni
         kind = t.get("type", str)
         cache_mb = t.get("cache_mb", float, None)
         nvs_mb = t.get("nvs_mb", float, None)
+        other = t.get("other_writes", dict, None)
         t.done()
         timing = calibration.control_units.get(kind)
         if timing is None:
             raise ZvmsimError(f"{where}: unknown control unit type '{kind}'")
+        for key, value in (("cache_mb", cache_mb), ("nvs_mb", nvs_mb), ("other_writes", other)):
+            if value is not None and timing.cache is None:
+                raise ZvmsimError(f"{where}.{key}: type '{kind}' has no cache model")
         for key, value in (("cache_mb", cache_mb), ("nvs_mb", nvs_mb)):
             if value is not None:
-                if timing.cache is None:
-                    raise ZvmsimError(f"{where}.{key}: type '{kind}' has no cache model")
                 _positive(value, f"{where}.{key}")
-        units[name] = ControlUnitConfig(name, kind, cache_mb, nvs_mb)
+        writes = None
+        if other is not None:
+            assert timing.cache is not None
+            writes = _other_writes(other, f"{where}.other_writes", timing.cache.clusters)
+        units[name] = ControlUnitConfig(name, kind, cache_mb, nvs_mb, writes)
     return units
+
+
+def _other_writes(table: dict, where: str, clusters: int) -> OtherWrites:
+    """``other_writes = { mb_s, on_s, period_s, cluster }``: other systems' write bursts."""
+    t = _Table(table, where)
+    mb_s = _positive(t.get("mb_s", float), f"{where}.mb_s")
+    on_s = _positive(t.get("on_s", float), f"{where}.on_s")
+    period_s = _positive(t.get("period_s", float), f"{where}.period_s")
+    cluster = t.get("cluster", int, 0)
+    t.done()
+    if on_s > period_s:
+        raise ZvmsimError(f"{where}: on_s must not exceed period_s")
+    if not 0 <= cluster < clusters:
+        raise ZvmsimError(f"{where}.cluster must be 0 to {clusters - 1}, not {cluster}")
+    return OtherWrites(mb_s, on_s, period_s, cluster)
 
 
 def _vswitches(body: dict, channels: dict, guests: dict) -> dict[str, VSwitchConfig]:

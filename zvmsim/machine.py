@@ -126,7 +126,7 @@ class Machine:
                 timing,
                 self.processors,
                 path_us,
-                self._volume_cache(vol.volser, vol.control_unit, vol.cu_instance),
+                self._volume_cache(vol.volser, vol.control_unit, vol.cu_instance, vol.base),
             )
             self._attach_drive(vol.volser, vol.control_unit, vol.pinned)
         track_bytes = cal.blocks_per_track * BLOCK_BYTES
@@ -317,8 +317,15 @@ class Machine:
                 f"SET RESERVED: {total:g} MB reserved exceeds the SYSMAX of {sysmax:g} MB"
             )
 
-    def _volume_cache(self, volser: str, cu_type: str, instance: str) -> VolumeCache | None:
-        """Volume *volser*'s view of its control unit's cache, if that cache is simulated."""
+    def _volume_cache(
+        self, volser: str, cu_type: str, instance: str, base: str
+    ) -> VolumeCache | None:
+        """Volume *volser*'s view of its control unit's cache, if that cache is simulated.
+
+        Its writes go to the NVS of its logical subsystem's cluster: the LSS is
+        taken from the base device number (its high-order byte, as device
+        numbers are usually laid out), even LSSs on one cluster, odd on the other.
+        """
         cal = self.config.calibration
         timing = cal.control_units[cu_type]
         if timing.cache is None:
@@ -335,8 +342,11 @@ class Machine:
                     nvs_mb=model.nvs_mb if unit.nvs_mb is None else unit.nvs_mb,
                 )
             cache = ControlUnitCache(name, model, cal.bytes_per_track, timing.jitter)
+            if unit is not None and unit.other_writes is not None:
+                cache.other_writes(unit.other_writes, cal.bytes_per_track)
             self.cu_caches[name] = cache
-        return cache.volume(volser, self.streams.stream(f"cache:{volser}"))
+        lss = int(base, 16) >> 8
+        return cache.volume(volser, self.streams.stream(f"cache:{volser}"), lss)
 
     def _attach_drive(self, volser: str, cu_type: str, pinned: bool) -> None:
         """Give a cached volume its drive (when simulated) and pin its data if configured."""

@@ -168,19 +168,23 @@ class VolumeIO:
         nbytes: int,
         read: bool,
         pav_eligible: bool,
-        state: int = IOW,
+        state: int | None = IOW,
         *,
         track: int | None = None,
         runs: int = 1,
+        tracks: int = 1,
     ) -> Generator:
-        """Run one real I/O for *user*, who waits in *state* (I/O or page wait).
+        """Run one real I/O for *user*, who waits in *state* (I/O or page wait; None:
+        the guest does not wait for it, and its state is left alone).
 
         *track* is the track the I/O starts on; given, and when the control
         unit's cache is simulated, the cache decides the disconnect time.
-        *runs* is the number of separate places the I/O's blocks lie in.
+        *runs* is the number of separate places the I/O's blocks lie in,
+        *tracks* the number of tracks they cover from *track* on.
         """
         env = self.env
-        user.state = state
+        if state is not None:
+            user.state = state
         self.started += 1
         base = self.base
         if not base.busy:
@@ -201,10 +205,10 @@ class VolumeIO:
             yield hold
             busy_s = env.now - asked
         if self._serial:
-            pend, disc, conn, path = yield from self._serial_io(nbytes, read, track, runs)
+            pend, disc, conn, path = yield from self._serial_io(nbytes, read, track, runs, tracks)
         else:
             path = next(self._path_cycle)
-            pend, disc, conn = self._times(nbytes, read, track, path, runs)
+            pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
             yield env.timeout(pend + disc + conn)
         if device is not None:
             device.release(hold)
@@ -229,7 +233,13 @@ class VolumeIO:
             rdev.busy = False
 
     def _times(
-        self, nbytes: int, read: bool, track: int | None, path: Chpid, runs: int = 1
+        self,
+        nbytes: int,
+        read: bool,
+        track: int | None,
+        path: Chpid,
+        runs: int = 1,
+        tracks: int = 1,
     ) -> tuple[float, float, float]:
         """One I/O's pend, disc and conn; the control unit's cache (or drive) may
         change disc and conn when the I/O names its track."""
@@ -237,11 +247,13 @@ class VolumeIO:
         if track is not None and self.cache is not None:
             xfer = self.timing.transfer_s(nbytes, path)
             disc, conn = self.cache.times(
-                track, read, self.env.now, (disc, conn), xfer, nbytes, runs
+                track, read, self.env.now, (disc, conn), xfer, nbytes, runs, tracks
             )
         return pend, disc, conn
 
-    def _serial_io(self, nbytes: int, read: bool, track: int | None, runs: int = 1) -> Generator:
+    def _serial_io(
+        self, nbytes: int, read: bool, track: int | None, runs: int = 1, tracks: int = 1
+    ) -> Generator:
         """Pend (waiting for a free path, then set-up), conn holding the path, disc.
 
         Returns (pend, disc, conn, path); the wait for the path is in pend.
@@ -251,7 +263,7 @@ class VolumeIO:
         self._turn = (self._turn + 1) % len(paths)
         path = yield from Chpid.acquire(env, paths, self._turn)
         waited = env.now - asked
-        pend, disc, conn = self._times(nbytes, read, track, path, runs)
+        pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
         yield env.timeout(conn)
         path.release()
         yield env.timeout(pend + disc)

@@ -90,13 +90,17 @@ class OtherSystem:
             for _ in range(ios):
                 disk, block, runs = query_place(self.places, count, hot_share, scatter, rnd)
                 block %= disk.blocks
-                track = disk.first_track + block // disk.blocks_per_track
+                bpt = disk.blocks_per_track
+                track = disk.first_track + block // bpt
+                tracks = (block + count - 1) // bpt - block // bpt + 1
                 yield from self._io(
-                    disk.volume, track, count * BLOCK_BYTES, rnd.random() >= writes, runs
+                    disk.volume, track, count * BLOCK_BYTES, rnd.random() >= writes, runs, tracks
                 )
             yield env.timeout(rnd.expovariate(1.0 / think))
 
-    def _io(self, volume: Any, track: int, nbytes: int, read: bool, runs: int) -> Generator:
+    def _io(
+        self, volume: Any, track: int, nbytes: int, read: bool, runs: int, tracks: int = 1
+    ) -> Generator:
         """One I/O of the other system: it holds the device from start to end."""
         env = self.machine.env
         hold = volume.device.request()
@@ -104,7 +108,9 @@ class OtherSystem:
         timing, path = self.timing[volume.volser], volume.paths[0]
         pend, disc, conn = timing.sample(nbytes, path)  # its own channels, of the same kind
         xfer = timing.transfer_s(nbytes, path)
-        disc, conn = volume.cache.times(track, read, env.now, (disc, conn), xfer, nbytes, runs)
+        disc, conn = volume.cache.times(
+            track, read, env.now, (disc, conn), xfer, nbytes, runs, tracks
+        )
         yield env.timeout(pend + disc + conn)
         volume.device.release(hold)
         self.ios += 1

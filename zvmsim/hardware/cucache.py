@@ -10,12 +10,17 @@ out. It holds:
   disconnect time. A *read miss* waits for the back-end disk (seek,
   rotational delay, staging: the calibrated miss time with jitter) and the
   track is *staged* into the cache, evicting the least recently used one.
-* the **NVS** (non-volatile storage): a DASD fast write puts the track in
-  cache and NVS and completes at cache speed — a *DFW hit*. Modified tracks
-  leave NVS oldest first at the calibrated destage rate; a second write to a
-  track still waiting there takes no new room. A write that finds NVS full
-  waits (disconnected) until destaging has made room for it and those ahead
-  of it; it is not a DFW hit.
+* the **NVS** (non-volatile storage, :mod:`.nvs`, one per cluster): a DASD
+  fast write puts the tracks in cache and NVS and completes at cache speed
+  -- a *DFW hit*. Modified tracks leave NVS oldest first at the calibrated
+  destage rate; a second write to a track still waiting there takes no new
+  room. A write that finds NVS full (other systems' writes may fill it) is
+  a *DFW bypass*: written through to the back-end disks, its disconnect
+  time is theirs (the calibrated first-track and further-track times).
+
+An I/O covers every track its blocks lie on: a read hits only when all of
+them are cached (a miss stages the missing ones), a write takes NVS room
+for each. The control unit counts one cache I/O per channel program.
 
 Every volume sees the cache through a :class:`VolumeCache`, which keeps that
 volume's counters (what CP's cache-activity monitor record carries) and its
@@ -43,6 +48,7 @@ from collections.abc import Iterable
 
 from ..calibration import CacheModel
 from .drive import Drive
+from .nvs import Nvs, OtherWrites
 
 __all__ = ["ControlUnitCache", "VolumeCache"]
 
@@ -58,16 +64,14 @@ class ControlUnitCache:
         "cache_mb",
         "nvs_mb",
         "capacity",
-        "nvs_capacity",
+        "nvs",
         "miss_s",
+        "bypass_s",
+        "bypass_track_s",
         "lo",
         "span",
         "lru",
         "_volumes",
-        "_dirty",
-        "_destage_per_s",
-        "_credit",
-        "_drained_at",
     )
 
     def __init__(self, name: str, model: CacheModel, track_bytes: int, jitter: float) -> None:
@@ -75,23 +79,30 @@ class ControlUnitCache:
         self.cache_mb = model.cache_mb
         self.nvs_mb = model.nvs_mb
         self.capacity = max(1, int(model.cache_mb * MB // track_bytes))  # tracks
-        self.nvs_capacity = max(1, int(model.nvs_mb * MB // track_bytes))  # tracks
+        clusters = model.clusters
+        per_cluster = max(1, int(model.nvs_mb / clusters * MB // track_bytes))  # tracks
+        destage = model.destage_mb_s / clusters * 1e6 / track_bytes  # tracks per second
+        self.nvs = [Nvs(per_cluster, destage) for _ in range(clusters)]
         self.miss_s = model.miss_disc_ms / 1000.0
+        self.bypass_s = model.bypass_ms / 1000.0
+        self.bypass_track_s = model.bypass_track_ms / 1000.0
         self.lo = 1.0 - jitter
         self.span = 2.0 * jitter
         self.lru: OrderedDict[int, None] = OrderedDict()
         self._volumes: dict[str, VolumeCache] = {}
-        self._dirty: OrderedDict[int, None] = OrderedDict()  # modified tracks, oldest first
-        self._destage_per_s = model.destage_mb_s * 1e6 / track_bytes  # tracks per second
-        self._credit = 0.0  # destaging progress towards the next track
-        self._drained_at = 0.0
 
-    def volume(self, volser: str, rnd: random.Random) -> VolumeCache:
-        """The cache as volume *volser* sees it (one view per volume)."""
+    def volume(self, volser: str, rnd: random.Random, cluster: int = 0) -> VolumeCache:
+        """The cache as volume *volser* sees it (one view per volume); its writes
+        use the NVS of *cluster* (taken modulo the clusters there are)."""
         if volser not in self._volumes:
             index = len(self._volumes) + 1
-            self._volumes[volser] = VolumeCache(self, volser, index << TRACK_KEY_BITS, rnd)
+            nvs = self.nvs[cluster % len(self.nvs)]
+            self._volumes[volser] = VolumeCache(self, volser, index << TRACK_KEY_BITS, rnd, nvs)
         return self._volumes[volser]
+
+    def other_writes(self, other: OtherWrites, track_bytes: int) -> None:
+        """Other systems write into the NVS of cluster ``other.cluster``."""
+        self.nvs[other.cluster % len(self.nvs)].other_writes(other, track_bytes)
 
     @property
     def cached_tracks(self) -> int:
@@ -100,8 +111,8 @@ class ControlUnitCache:
 
     @property
     def nvs_tracks(self) -> int:
-        """Modified tracks in NVS now (or waiting for room in it)."""
-        return len(self._dirty)
+        """Our modified tracks in NVS now, all clusters."""
+        return sum(n.tracks for n in self.nvs)
 
     def stage(self, key: int) -> None:
         """Put track *key* in the cache (most recently used), evicting the oldest."""
@@ -112,24 +123,6 @@ class ControlUnitCache:
         lru[key] = None
         if len(lru) > self.capacity:
             lru.popitem(last=False)
-
-    def nvs_write(self, key: int, now: float) -> float:
-        """A fast write of track *key* at time *now*: seconds it waits for NVS room."""
-        dirty = self._dirty
-        rate = self._destage_per_s
-        credit = self._credit + (now - self._drained_at) * rate
-        self._drained_at = now
-        done = min(int(credit), len(dirty))
-        for _ in range(done):
-            dirty.popitem(last=False)
-        self._credit = credit - done if dirty else 0.0  # an idle destager banks nothing
-        if key in dirty:
-            return 0.0  # the track is still waiting to be destaged: the write joins it
-        dirty[key] = None
-        over = len(dirty) - self.nvs_capacity
-        if over <= 0:
-            return 0.0
-        return (over - self._credit) / rate
 
 
 class VolumeCache:
@@ -147,14 +140,17 @@ class VolumeCache:
         "staged",
         "icl",
         "bypass",
-        "nvs_wait_s",
+        "dfw_bypass",
+        "nvs",
         "drive",
         "caching",
         "pinned",
         "uncached",
     )
 
-    def __init__(self, cu: ControlUnitCache, volser: str, base: int, rnd: random.Random) -> None:
+    def __init__(
+        self, cu: ControlUnitCache, volser: str, base: int, rnd: random.Random, nvs: Nvs
+    ) -> None:
         self.cu = cu
         self.volser = volser
         self._base = base
@@ -166,7 +162,8 @@ class VolumeCache:
         self.staged = 0  # tracks staged into the cache (read misses)
         self.icl = 0  # inhibit-cache-load I/Os: CP never asks for them
         self.bypass = 0  # cache-bypass I/Os: CP never asks for them
-        self.nvs_wait_s = 0.0
+        self.dfw_bypass = 0  # writes that found NVS full: written through to the disks
+        self.nvs = nvs  # the NVS of the volume's cluster
         self.drive: Drive | None = None  # the volume's drive, when drives are simulated
         self.caching = True  # off: the control unit does not cache this device
         self.pinned = False  # pinned data for this device (caching is then off)
@@ -182,28 +179,51 @@ class VolumeCache:
         for track in tracks:
             self.cu.stage(self._base + track)
 
-    def disconnect(self, track: int, read: bool, now: float, hit_disc: float) -> float:
-        """Disconnect time (s) of one I/O to *track*; *hit_disc* is its time as a hit."""
+    def _lookup(self, key: int, tracks: int) -> int:
+        """Tracks *key*.. (*tracks* of them) not in the cache; the cached ones become MRU."""
+        lru = self.cu.lru
+        missing = 0
+        for k in range(key, key + tracks):
+            if k in lru:
+                lru.move_to_end(k)
+            else:
+                missing += 1
+        return missing
+
+    def disconnect(
+        self, track: int, read: bool, now: float, hit_disc: float, tracks: int = 1
+    ) -> float:
+        """Disconnect time (s) of one I/O to *track* and the *tracks* - 1 after it;
+        *hit_disc* is its time as a hit.
+
+        A read is a hit when every track it covers is in the cache; a miss
+        stages the missing ones. A write is a DFW hit when NVS takes every
+        track it covers; when NVS is full it is a DFW bypass, written
+        through to the back-end disks (a first track, then each further
+        one).
+        """
         cu = self.cu
         key = self._base + track
         if read:
             self.reads += 1
-            lru = cu.lru
-            if key in lru:
-                lru.move_to_end(key)
+            missing = self._lookup(key, tracks)
+            if not missing:
                 self.read_hits += 1
                 return hit_disc
-            cu.stage(key)
-            self.staged += 1
+            for k in range(key, key + tracks):
+                cu.stage(k)
+            self.staged += missing
             return cu.miss_s * (cu.lo + cu.span * self._rand())
         self.writes += 1
-        cu.stage(key)  # the written track is in cache now
-        wait = cu.nvs_write(key, now)
-        if wait <= 0.0:
+        keys = range(key, key + tracks)
+        for k in keys:
+            cu.stage(k)  # the written track is in cache now
+        if self.nvs.write(keys, now):
             self.dfw_hits += 1
             return hit_disc
-        self.nvs_wait_s += wait
-        return hit_disc + wait
+        self.dfw_bypass += 1
+        through = cu.bypass_s + (tracks - 1) * cu.bypass_track_s
+        return hit_disc + through * (cu.lo + cu.span * self._rand())
 
     def times(
         self,
@@ -214,8 +234,9 @@ class VolumeCache:
         xfer_s: float,
         nbytes: int,
         runs: int = 1,
+        tracks: int = 1,
     ) -> tuple[float, float]:
-        """(disconnect, connect) of one I/O to *track*.
+        """(disconnect, connect) of one I/O to *track* and the *tracks* - 1 after it.
 
         *hit* is the I/O's (disconnect, connect) as a cache hit and *xfer_s*
         the part of that connect time spent moving its *nbytes* out of cache.
@@ -226,15 +247,16 @@ class VolumeCache:
         drive = self.drive
         if self.caching:
             if drive is None or not read:
-                return self.disconnect(track, read, now, hit_disc), conn
+                return self.disconnect(track, read, now, hit_disc, tracks), conn
             self.reads += 1
             cu, key = self.cu, self._base + track
-            if key in cu.lru:
-                cu.lru.move_to_end(key)
+            missing = self._lookup(key, tracks)
+            if not missing:
                 self.read_hits += 1
                 return hit_disc, conn
-            cu.stage(key)
-            self.staged += 1
+            for k in range(key, key + tracks):
+                cu.stage(k)
+            self.staged += missing
         else:
             self.uncached += 1
             if drive is None:
