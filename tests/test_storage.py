@@ -94,6 +94,32 @@ def test_xstore_migrates_its_oldest_pages_first() -> None:
         space.check()
 
 
+def test_a_user_paging_back_from_xstore_keeps_its_pages_there() -> None:
+    st = _storage(frames=40, xstore=10)
+    st.quiet = True
+    from zvmsim.cp.paging import PageVolume
+
+    class _Vol:  # a stand-in volume: only slots matter in quiet mode
+        in_flight = 0
+
+    st.paging = PagingDevices(simpy.Environment(), [PageVolume(_Vol(), 1000)], Vmdbk("SYSTEM"))  # type: ignore[arg-type]
+    busy = _guest(st, "BUSY", 50, RUN)
+    idle = _guest(st, "IDLE", 50, RUN)
+    st.first_touch_counted(busy, 6)
+    assert st.steal(busy, 6, False) == 6  # BUSY's pages are the oldest in XSTORE
+    st.first_touch_counted(idle, 4)
+    assert st.steal(idle, 4, False) == 4  # XSTORE is full
+    st.xstore_in_counted(busy.vm, busy, 1)  # type: ignore[arg-type]  # BUSY pages one back
+    st.first_touch_counted(busy, 1)
+    assert st.steal(busy, 1, False) == 1  # room for one
+    st.first_touch_counted(idle, 3)
+    assert st.steal(idle, 3, False) == 3  # 3 must go to DASD: IDLE's, though newer
+    assert (busy.xstor, busy.dasd, idle.xstor, idle.dasd) == (6, 0, 4, 3)
+    assert idle.x_to_ds == 3 and busy.x_to_ds == 0
+    for space in st.spaces:
+        space.check()
+
+
 @pytest.fixture(scope="module")
 def thrasher_machine():
     cfg = load_scenario("thrasher").config()

@@ -4,10 +4,13 @@ CP keeps a list of available frames. When a page fault or first touch takes
 it below the *low* threshold, the demand scan (:mod:`zvmsim.cp.demandscan`)
 steals frames until the list is back at *high*. A stolen page goes to
 expanded storage (XSTORE) while there is room; when a page-out finds XSTORE
-full, CP migrates as many of its oldest pages to paging DASD as the page-out
-needs room for, in whole paging blocks. A guest touching a
-page that is not resident gets it back synchronously from XSTORE (CP time,
-no wait) or waits in page wait while CP reads its block from DASD.
+full, CP migrates as many XSTORE pages to paging DASD as the page-out needs
+room for, in whole paging blocks, choosing them by age and user: the oldest
+pages go first, but those of a user in the dispatch list that is paging its
+XSTORE pages back in go only as a last resort (see
+:meth:`Storage._migration_victim`). A guest touching a page that is not
+resident gets it back synchronously from XSTORE (CP time, no wait) or waits
+in page wait while CP reads its block from DASD.
 
 The demand scan's algorithm is a pluggable policy, so the z/VM 6.3 global
 aging list can replace it without touching this module.
@@ -102,6 +105,10 @@ class Storage:
         self._reordered: dict[str, float] = {}  # space -> its owner's CPU time at its last reorder
         # space -> its owner's page faults and CPU time when the demand scan last looked
         self._looked: dict[str, tuple[int, float]] = {}
+        # space -> its XSTORE page-ins (X>MS) when the demand scan last ran, and the
+        # spaces that paged back from XSTORE between the last two scans
+        self._x_in_seen: dict[str, int] = {}
+        self._reclaiming: set[str] = set()
         self.lock: FrameLock | None = (
             None  # the available-list lock (zvmsim.cp.framelock), where modelled
         )
@@ -120,6 +127,8 @@ class Storage:
             need = self.high - self.available + n
             self.scans += 1
             self.frames_needed += need
+            if self.xstore_pages:
+                self._note_reclaims()
             examined = self.examined
             freed = self.policy.replenish(self, need)
             # CP's own time: testing (and resetting) the reference bit of every
@@ -271,7 +280,7 @@ class Storage:
             age.popleft()
         return None
 
-    def _leave_xstore(self, count: int) -> None:
+    def _leave_oldest_xstore(self, count: int) -> None:
         """*count* of the oldest XSTORE pages (``_oldest_xstore``'s) leave it."""
         chunk = self._xstore_age[0]
         chunk[1] -= count
@@ -279,6 +288,63 @@ class Storage:
             self._xstore_age.popleft()
         chunk[0].xstor -= count
         self.xstore_used -= count
+
+    def _note_reclaims(self) -> None:
+        """At a demand scan: which spaces paged back from XSTORE since the last one."""
+        seen = self._x_in_seen
+        reclaiming = set()
+        for space in self.spaces:
+            if space.x_to_ms != seen.get(space.name, 0):
+                reclaiming.add(space.name)
+                seen[space.name] = space.x_to_ms
+        self._reclaiming = reclaiming
+
+    def _migration_class(self, space: Space) -> int:
+        """How late CP migrates *space*'s XSTORE pages: 1 its owner, a user in the
+        dispatch list, has been paging them back from XSTORE since the demand scan
+        before last, 0 otherwise (a user out of the dispatch list, or a shared
+        space such as a VDISK, goes by age alone)."""
+        if space.vm is None or space.listed != "dispatch":
+            return 0
+        name = space.name
+        if name in self._reclaiming or space.x_to_ms != self._x_in_seen.get(name, 0):
+            return 1
+        return 0
+
+    def _migration_victim(self, count: int) -> tuple[list, int] | None:
+        """The XSTORE pages CP migrates next: the oldest chunk (``[space, pages]``
+        of the age order) of the spaces it migrates first (``_migration_class``),
+        and how many of its pages (at most *count*) can go; None if XSTORE is empty.
+
+        Migration works by age and user: the oldest pages go first (a user idle
+        longest has them, while one idle a short while keeps its pages in XSTORE),
+        but a user in the dispatch list paging its XSTORE pages back in is using
+        them, so its pages stay in XSTORE while others' can go.
+        """
+        age = self._xstore_age
+        while age and min(age[0][1], age[0][0].xstor) <= 0:
+            age.popleft()
+        if not age:
+            return None
+        held = {s.name: s for s in self.spaces if s.xstor > 0}
+        best = min((self._migration_class(s) for s in held.values()), default=1)
+        head = age[0]
+        if self._migration_class(head[0]) > best:
+            for chunk in age:
+                space, pages = chunk
+                if min(pages, space.xstor) > 0 and self._migration_class(space) == best:
+                    head = chunk
+                    break
+        return head, min(count, head[1], head[0].xstor)
+
+    def _leave_xstore(self, chunk: list, count: int) -> None:
+        """*count* pages of *chunk* (``_migration_victim``'s) leave XSTORE."""
+        chunk[1] -= count
+        chunk[0].xstor -= count
+        self.xstore_used -= count
+        age = self._xstore_age
+        while age and age[0][1] <= 0:
+            age.popleft()
 
     def _page_out(self, space: Space, count: int, pages: list[int] | None) -> None:
         if self.xstore_pages == 0:
@@ -305,21 +371,22 @@ class Storage:
         return min(short, self.xstore_used)
 
     def _migrate(self, count: int) -> None:
-        """Move *count* of the oldest XSTORE pages to DASD.
+        """Move *count* XSTORE pages to DASD, chosen by ``_migration_victim``.
 
         A page cannot go from expanded storage to DASD directly: CP brings it
         into a central frame first (a page-in, CP's own time), then writes it.
         """
         while count > 0:
-            oldest = self._oldest_xstore(count)
-            if oldest is None:
+            chosen = self._migration_victim(count)
+            if chosen is None:
                 raise ZvmsimError("XSTORE accounting lost track of its pages")
-            victim, take = oldest
+            chunk, take = chosen
+            victim = chunk[0]
             pages = None
             if victim.table is not None:
                 pages = victim.table.take_xstor(take)
                 take = len(pages)
-            self._leave_xstore(take)
+            self._leave_xstore(chunk, take)
             victim.x_to_ds += take
             self.migrated += take
             if not self.quiet:

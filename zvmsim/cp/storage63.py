@@ -283,7 +283,7 @@ class Storage63(Storage):
             if oldest is None:
                 return
             victim, take = oldest
-            self._leave_xstore(take)
+            self._leave_oldest_xstore(take)
             victim.dasd += take
             count -= take
 
