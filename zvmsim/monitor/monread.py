@@ -49,7 +49,7 @@ from .monwrite import (
     VERSION,
     crc,
 )
-from .records import EBCDIC, HEADER, RECORD_TYPES, Record
+from .records import EBCDIC, HEADER, Item, Record, decode_item, merge_items
 
 __all__ = ["Damage", "MonwriteError", "MonwriteReader", "RecordSet", "read_monwrite"]
 
@@ -91,6 +91,7 @@ class RecordSet:
     first_block: int
     blocks: int
     records: list[Record] = field(repr=False)
+    wire: int = 0  # records as they lie in the file (our APPLDATA counted apart)
 
 
 class MonwriteReader:
@@ -178,7 +179,7 @@ class MonwriteReader:
                 number = self._skip(blocks, exc, exc.block + 1)
                 continue
             totals[0] += 1
-            totals[1] += len(rset.records)
+            totals[1] += rset.wire
             expected = rset.number + 1
             self.sets_read += 1
             yield rset
@@ -241,7 +242,7 @@ class MonwriteReader:
             if (kind == CONFIG) != (set_no == 1) or not 1 <= frames <= MAX_FRAMES or start:
                 raise self._error(number, "control block describes an impossible record set")
             crcs = struct.unpack_from(f">{frames}I", block, CRCS_AT)
-            got: list[Record] = []
+            got: list[Item] = []
             for i in range(frames):
                 frame_no = number + 1 + i
                 frame = blocks.get(frame_no)
@@ -256,8 +257,8 @@ class MonwriteReader:
                 raise self._error(number, "the record set does not match its control block")
             seen = 0
             for rec in got:
-                seen |= 1 << (15 - rec.DOMAIN)
-                if (kind == EVENT) != (rec.DOMAIN in EVENT_DOMAINS) and kind != CONFIG:
+                seen |= 1 << (15 - rec.domain)
+                if (kind == EVENT) != (rec.domain in EVENT_DOMAINS) and kind != CONFIG:
                     raise self._error(number, "a record in a set of the wrong kind")
             if seen != domains or got[0].tod != int.from_bytes(tod0, "big"):
                 raise self._error(number, "the record set does not match its control block")
@@ -267,12 +268,17 @@ class MonwriteReader:
             number += 1 + frames
             part += 1
             if not flags & CONTINUES:
-                return RecordSet(set_no, KINDS[kind], first, number - first, records), number
+                try:
+                    merged = merge_items(records)  # our APPLDATA back into its IBM record
+                except ZvmsimError as exc:
+                    raise self._error(first, f"{exc}: the record set is damaged") from None
+                rset = RecordSet(set_no, KINDS[kind], first, number - first, merged, len(records))
+                return rset, number
             block = blocks.get(number)
             if block is None:
                 raise self._error(number, INSIDE)
 
-    def _frame(self, frame: bytes, number: int, out: list[Record]) -> int:
+    def _frame(self, frame: bytes, number: int, out: list[Item]) -> int:
         """Decode the records of one data frame into *out*; return the bytes it uses."""
         offset = 0
         while True:
@@ -284,13 +290,12 @@ class MonwriteReader:
                 if any(frame[offset + HEADER.size :]):
                     raise self._error(number, "data after the end-of-frame record", where)
                 return offset + HEADER.size
-            cls = RECORD_TYPES.get((domain, rec_no))
-            if zero or size < HEADER.size or offset + size > BLOCK or cls is None:
+            if zero or size < HEADER.size or offset + size > BLOCK:
                 raise self._error(number, f"no valid monitor record at byte {offset}", where)
             body = frame[offset + HEADER.size : offset + size]
             try:
-                out.append(cls.from_body(int.from_bytes(tod, "big"), body))
-            except (ZvmsimError, UnicodeDecodeError, ValueError, TypeError):
+                out.append(decode_item(domain, rec_no, int.from_bytes(tod, "big"), body))
+            except (ZvmsimError, UnicodeDecodeError, ValueError, TypeError, struct.error):
                 what = f"record D{domain} R{rec_no} does not decode"
                 raise self._error(number, what, where) from None
             offset += size

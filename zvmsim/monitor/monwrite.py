@@ -37,6 +37,7 @@ from typing import BinaryIO
 
 from ..errors import ZvmsimError
 from .records import EBCDIC, HEADER, MRMTREND, MRMTRSYS, Record
+from .records.monitor import SYSTMID_AT
 
 __all__ = [
     "BLOCK",
@@ -136,10 +137,10 @@ class MonwriteWriter:
         if kind != self._kind:
             self._flush()
         self._kind = kind
-        raw = record.to_bytes()
-        if len(raw) > FRAME_ROOM:
-            raise ZvmsimError(f"monitor record D{record.DOMAIN} R{record.NUMBER} is too long")
-        self._pending.append(raw)
+        for raw in record.encode():  # IBM's record, then our APPLDATA for it (if any)
+            if len(raw) > FRAME_ROOM:
+                raise ZvmsimError(f"monitor record D{record.DOMAIN} R{record.NUMBER} is too long")
+            self._pending.append(raw)
         if type(record) is MRMTREND:
             self._flush()  # the end-of-set record closes a sample set
 
@@ -179,7 +180,7 @@ class MonwriteWriter:
             return
         if self._blocks == 0:
             first = self._pending[0]
-            sysid = first[HEADER.size : HEADER.size + 8] if _is_sysrec(first) else b""
+            sysid = first[SYSTMID_AT : SYSTMID_AT + 8] if _is_sysrec(first) else b""
             self._write_label(first[8:16], sysid)
         frames: list[bytearray] = []
         packed: list[list[bytes]] = []  # the records of each frame
