@@ -113,7 +113,8 @@ class MonwriteWriter:
         self._fh = fh
         self._blocks = 0  # blocks written so far (the next block's number)
         self._sets = 0
-        self._records = 0
+        self._records = 0  # records in the file (our APPLDATA counted apart)
+        self._given = 0  # records handed to write()
         self._kind = CONFIG  # the configuration section comes first
         self._pending: list[bytes] = []  # the current set's encoded records
         self._last_tod = bytes(8)  # of the last record written
@@ -137,6 +138,7 @@ class MonwriteWriter:
         if kind != self._kind:
             self._flush()
         self._kind = kind
+        self._given += 1
         for raw in record.encode():  # IBM's record, then our APPLDATA for it (if any)
             if len(raw) > FRAME_ROOM:
                 raise ZvmsimError(f"monitor record D{record.DOMAIN} R{record.NUMBER} is too long")
@@ -162,7 +164,7 @@ class MonwriteWriter:
             )
             self._put(block)
             self._closed = True
-        return MonwriteSummary(self._records, self._sets, self._blocks, self._blocks * BLOCK)
+        return MonwriteSummary(self._given, self._sets, self._blocks, self._blocks * BLOCK)
 
     def _put(self, block: bytearray) -> None:
         self._fh.write(seal(block, self._blocks))
