@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import Record, at, char, gauge
+from .base import Record, at, char, gauge, ibm
 
 __all__ = ["MRSTOASI", "MRSTOATC", "MRSTODSP", "MRSTORSG", "MRSTOSHR"]
 
@@ -19,9 +19,12 @@ class MRSTOATC(Record):
     DOMAIN = 3
     NUMBER = 7
     KEY = "rdev"
+    IBM = "MRSTOATC"
+    IBM_LENGTH = 52
+    IBM_URL = "https://www.ibm.com/support/pages/zvm/pubs/mon730/mrstoatc.html"
     tod: int
-    rdev: str = char(4)
-    volser: str = char(6)
+    rdev: str = char(4, **at("STOATC_RDEVDEV", 48, 2, "hex"))
+    volser: str = char(6, **at("STOATC_CPVOLSER", 20, 6, "c"))
     slots: int = gauge()
     used: int = gauge()
     pages_read: int = 0
@@ -43,17 +46,21 @@ class MRSTOASI(Record):
     DOMAIN = 3
     NUMBER = 14
     KEY = "space"
+    IBM = "MRSTOASI"
+    IBM_LENGTH = 144
+    IBM_URL = "https://www.ibm.com/support/pages/zvm/pubs/mon730/mrstoasi.html"
     tod: int
-    space: str = char(24)  # the address space's name, unique in the system
-    owner: str = char(8)
+    # the address space's name, unique in the system
+    space: str = char(24, **at("STOASI_ASCNAME", 28, 24, "c"))
+    owner: str = char(8, **at("STOASI_ASCUSRID", 20, 8, "c"))
     kind: str = char(8)  # GUEST or VDISK
     pages: int = gauge()  # size
-    resident: int = gauge()
-    xstor: int = gauge()
-    dasd: int = gauge()
-    page_reads: int = 0
-    page_writes: int = 0
-    steals: int = 0
+    resident: int = gauge(**at("STOASI_ASCCTPRS", 60, 4))
+    xstor: int = gauge(**at("STOASI_ASCCTXBK", 96, 4))
+    dasd: int = gauge(**at("STOASI_ASCCTPGS", 92, 4))
+    page_reads: int = ibm("STOASI_ASCCSPGR", 68, 4)
+    page_writes: int = ibm("STOASI_ASCCSPGW", 72, 4)
+    steals: int = ibm("STOASI_ASCCSPST", 64, 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,15 +146,19 @@ class MRSTOSHR(Record):
     DOMAIN = 3
     NUMBER = 3
     KEY = "segment"
+    IBM = "MRSTOSHR"
+    IBM_LENGTH = 112
+    IBM_URL = "https://www.ibm.com/support/pages/zvm/pubs/mon730/mrstoshr.html"
+
     tod: int
-    segment: str = char(8)
+    segment: str = char(8, **at("STOSHR_SNTNAME", 20, 8, "c"))
     kind: str = char(4)  # NSS or DCSS
-    users: int = gauge()
+    users: int = gauge(**at("STOSHR_SNTUSRSH", 36, 2))  # users sharing it
     pages: int = gauge()  # size
-    resident: int = gauge()
+    resident: int = gauge(**at("STOSHR_ASCCTPRS", 40, 4))
     reserved: int = gauge()  # SET RESERVED pages (z/VM 6.3)
-    xstor: int = gauge()
-    dasd: int = gauge()
-    page_reads: int = 0
-    page_writes: int = 0
-    steals: int = 0
+    xstor: int = gauge(**at("STOSHR_ASCCTXBK", 96, 4))
+    dasd: int = gauge(**at("STOSHR_ASCCTPGS", 92, 4))
+    page_reads: int = ibm("STOSHR_ASCCSPGR", 68, 4)
+    page_writes: int = ibm("STOSHR_ASCCSPGW", 72, 4)
+    steals: int = ibm("STOSHR_ASCCSPST", 52, 4)

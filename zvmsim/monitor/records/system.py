@@ -158,10 +158,13 @@ class MRSYTSXG(Record):
 
     DOMAIN = 0
     NUMBER = 21
+    IBM = "MRSYTSXG"
+    IBM_LENGTH = 84
+    IBM_URL = "https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytsxg.html"
     tod: int
-    size: int = gauge()
-    available: int = gauge()
-    used: int = gauge()
+    size: int = gauge(**at("SYTSXG_SXSSIZE", 20, 4))
+    available: int = gauge(**at("SYTSXG_RSASXAVL", 24, 4))
+    used: int = gauge(**at("SYTSXG_RSASXUSD", 36, 4))
     id_mapped: int = gauge()  # CP nucleus, identity-mapped
     fixed: int = gauge()  # CP's other fixed tables and pools
     users: int = gauge()  # VMDBKs and related blocks of logged-on users
