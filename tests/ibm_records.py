@@ -21,6 +21,7 @@ __all__ = [
     "mrmtrend",
     "mrmtrsys",
     "mrmtrusr",
+    "mrstoasi",
     "mrstorsg",
     "mrsytprp",
     "mruseact",
@@ -103,6 +104,18 @@ def mrstorsg(tod: int, avllt: int, avclt: int) -> bytes:
     rec = _record(352, 3, 1, tod)
     struct.pack_into(">I", rec, 40, avllt)  # STORSG_RSAAVLLT: available list low threshold
     struct.pack_into(">I", rec, 300, avclt)  # STORSG_RSAAVCLT: contiguous-frame low threshold
+    return bytes(rec)
+
+
+def mrstoasi(tod: int, owner: str, name: str, resident: int, reads: int, writes: int) -> bytes:
+    """D3 R14 MRSTOASI, address space; z/VM 5.3, 144 bytes."""
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrstoasi.html
+    rec = _record(144, 3, 14, tod)
+    rec[20:28] = _chars(owner, 8)  # STOASI_ASCUSRID
+    rec[28:52] = _chars(name, 24)  # STOASI_ASCNAME
+    struct.pack_into(">I", rec, 60, resident)  # STOASI_ASCCTPRS
+    struct.pack_into(">I", rec, 68, reads)  # STOASI_ASCCSPGR
+    struct.pack_into(">I", rec, 72, writes)  # STOASI_ASCCSPGW
     return bytes(rec)
 
 

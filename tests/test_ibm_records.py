@@ -12,11 +12,13 @@ import pytest
 
 import zvmsim
 from tests import ibm_records as ibm
+from zvmsim.errors import ZvmsimError
 from zvmsim.monitor.records import (
     MRIODDEV,
     MRMTREND,
     MRMTRSYS,
     MRMTRUSR,
+    MRSTOASI,
     MRSTORSG,
     MRSYTPRP,
     MRUSEACT,
@@ -78,6 +80,25 @@ def test_d3_r1_mrstorsg() -> None:
     assert type(rec) is MRSTORSG
     assert (rec.sing_low, rec.cont_low) == (2048, 512)
     assert rec.pushed == rec.agelist_pages == 0  # ours: in APPLDATA, absent here
+
+
+def test_d3_r14_mrstoasi() -> None:
+    rec = _one(ibm.mrstoasi(T0, "LINUX01", "LINUX01 BASE", resident=5000, reads=7, writes=9))
+    assert type(rec) is MRSTOASI
+    assert (rec.owner, rec.space, rec.resident, rec.page_reads, rec.page_writes) == (
+        "LINUX01",
+        "LINUX01 BASE",
+        5000,
+        7,
+        9,
+    )
+
+
+def test_appldata_of_another_product_is_refused() -> None:
+    raw = bytearray(ibm.appldata(T0, "MRSYTSYG", [1] + [0] * 14))
+    raw[32:48] = "OTHERPRODUCT    ".encode("cp500")  # APLSDT_MDGPROD
+    with pytest.raises(ZvmsimError, match="not zvmsim's"):
+        decode(bytes(raw))
 
 
 def test_d4_r3_mruseact() -> None:
