@@ -157,17 +157,40 @@ def lab_args(rest: list[str]) -> list[str]:
     return args
 
 
-# Voila can run a notebook ahead in a spare ("preheated") kernel, so that a page
-# finds its dashboards computed. It is off: with Voila 0.5.13 the preheated page
-# stalled after "Using pre-heated kernel" in 3 of 7 test runs, and a page that
-# hangs in front of a class is worse than one that takes a few seconds.
-# benchmarks/app_start.py --preheat measures it.
+# Voila runs the notebook ahead in a spare ("preheated") kernel, so a page finds
+# its dashboards computed and shows in a few seconds; the spare kernel reads the
+# notebook's runs from the run cache that warm_up fills. Only for one notebook:
+# a spare kernel for each of the 19 in tree mode would hold too much memory.
+# benchmarks/app_start.py measures it (an earlier stall with a preheated page,
+# seen while its kernel was still simulating, did not recur with the cache).
 PREHEAT = ("--preheat_kernel=True", "--pool_size=1")
 # A closed page's kernel goes after 10 idle minutes. Voilà's own unload request
 # needs an _xsrf cookie that a single-notebook app never sets, so without this
 # every page load would leave its kernel until the server stops. Open pages
 # keep theirs (a kernel with a connection is never culled).
 CULL = ("--MappingKernelManager.cull_idle_timeout=600", "--MappingKernelManager.cull_interval=60")
+
+
+# Runs made once are kept on disk for every kernel (zvmsim/runcache.py): a class's
+# students open the same dashboards, and a notebook re-run reads its runs back.
+RUN_CACHE = ROOT / ".cache" / "runs"
+
+
+def run_cache_env() -> dict[str, str]:
+    """This environment, with the run cache on (unless the caller chose a folder)."""
+    env = dict(os.environ)
+    env.setdefault("ZVMSIM_RUN_CACHE", str(RUN_CACHE))
+    return env
+
+
+def warm_up(notebooks: list[str], env: dict[str, str]) -> subprocess.Popen:
+    """Run *notebooks* (all if empty) once in the background to fill the run cache."""
+    cache = Path(env["ZVMSIM_RUN_CACHE"])
+    cache.mkdir(parents=True, exist_ok=True)
+    log = open(cache / "warmup.log", "w")  # noqa: SIM115 (the child keeps it)
+    return subprocess.Popen(
+        [str(PYTHON), "-m", "zvmsim.warmup", *notebooks], cwd=ROOT, env=env, stdout=log, stderr=log
+    )
 
 
 def voila_args(notebook: str | None, rest: list[str]) -> list[str]:
@@ -177,7 +200,7 @@ def voila_args(notebook: str | None, rest: list[str]) -> list[str]:
     target = f"notebooks/{notebook}"
     if not target.endswith(".ipynb"):
         target += ".ipynb"
-    return [str(BIN / "voila"), target, *CULL, *rest]
+    return [str(BIN / "voila"), target, *PREHEAT, *CULL, *rest]
 
 
 # The suite runs in two worker processes (pytest-xdist), each test file whole on
@@ -208,17 +231,20 @@ def main(argv: list[str]) -> int:
     if command == "lab":
         say("opening JupyterLab on notebooks/ (stop it with Ctrl+C)")
         args = lab_args(rest)
+        env = run_cache_env()
         if os.name == "nt":
-            return subprocess.call(args, cwd=ROOT)
+            return subprocess.call(args, cwd=ROOT, env=env)
         os.chdir(ROOT)
-        os.execv(args[0], args)
+        os.execve(args[0], args, env)
     if command == "app":
         args = voila_args(rest[0] if rest else None, rest[1:])
         say(f"opening {args[1]} as an app with Voila (stop it with Ctrl+C)")
+        env = run_cache_env()
+        warm_up(rest[:1], env)  # the notebook's runs are on disk before a student asks
         if os.name == "nt":
-            return subprocess.call(args, cwd=ROOT)
+            return subprocess.call(args, cwd=ROOT, env=env)
         os.chdir(ROOT)
-        os.execv(args[0], args)
+        os.execve(args[0], args, env)
     if command == "class":
         try:
             proxy()
@@ -237,6 +263,7 @@ def main(argv: list[str]) -> int:
         except SetupError as exc:  # the class server's test skips, saying why
             say(f"{exc}: tests/test_class.py will skip")
         env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0")
+        env.pop("ZVMSIM_RUN_CACHE", None)  # the suite simulates every run it checks
         code = subprocess.call(pytest_args(rest), cwd=ROOT, env=env)
         if code == 5:
             say("pytest collected no tests: that is a failure")

@@ -76,6 +76,9 @@ c.Spawner.args = ["--allow-root"] if os.geteuid() == 0 else []
 c.Spawner.default_url = settings.default_url
 c.Spawner.start_timeout = 180  # a busy machine starts many servers at once
 c.Spawner.http_timeout = 120
+# every student's kernels share one run cache, filled ahead by the warm-up that
+# `classroom.start` begins: a dashboard one student opened opens at once for all
+c.Spawner.environment = {"ZVMSIM_RUN_CACHE": str(settings.run_cache)}
 
 # ---- services: the idle culler; the test's admin token ----
 c.JupyterHub.services = [

@@ -12,17 +12,36 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import tempfile
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 import zvmsim
+from zvmsim import runcache
 from zvmsim.cli import main
 from zvmsim.perfkit import RunData, reduce
 
 # the folder the xdist workers share runs through (None: one process, memory only)
 _SHARED: list[Path] = []
+
+# The suite's own process simulates every run it checks (runcache.ENABLED), but the
+# notebook kernels (nbval) and Voilà pages it starts share one run cache, new for the
+# session: a notebook's runs are simulated once, by whichever of the two comes first.
+runcache.ENABLED = False
+_KERNEL_CACHE: list[tempfile.TemporaryDirectory] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # the controller: workers inherit it
+        _KERNEL_CACHE.append(tempfile.TemporaryDirectory(prefix="zvmsim-kernel-runs-"))
+        os.environ[runcache.ENV] = _KERNEL_CACHE[0].name
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in _KERNEL_CACHE:
+        folder.cleanup()
 
 
 def _simulate(
@@ -155,15 +174,25 @@ class Execd(Exception):
 
 @pytest.fixture
 def bootstrap_exec(monkeypatch: pytest.MonkeyPatch):
-    """bootstrap.py with set-up skipped and os.execv caught: (module, argument lists)."""
+    """bootstrap.py with set-up skipped and os.execv caught: (module, argument lists).
+
+    What an ``os.execve`` passed as environment is in ``bs.envs``; the notebooks
+    a background warm-up would have run are in ``bs.warmed``."""
     bs = load_bootstrap()
     started: list[list[str]] = []
+    bs.envs, bs.warmed = [], []
 
     def execv(path: str, args: list[str]) -> None:
         started.append(args)
         raise Execd
 
+    def execve(path: str, args: list[str], env: dict[str, str]) -> None:
+        bs.envs.append(env)
+        execv(path, args)
+
     monkeypatch.setattr(bs, "setup", lambda: None)
+    monkeypatch.setattr(bs, "warm_up", lambda notebooks, env: bs.warmed.append(notebooks))
     monkeypatch.setattr(bs.os, "execv", execv)
+    monkeypatch.setattr(bs.os, "execve", execve)
     monkeypatch.setattr(bs.os, "chdir", lambda path: None)
     return bs, started

@@ -27,7 +27,7 @@ def test_salvaging_a_file_with_no_monitor_data_says_so_in_one_line(capsys, tmp_p
         "(no intact record set to salvage)"
     )
     # without --salvage the first bad block is named, as before
-    assert "no MONWRITE label" in cli_error(capsys, "report", "--from", str(noise), "FCX108")
+    assert "not a MONWRITE file" in cli_error(capsys, "report", "--from", str(noise), "FCX108")
 
 
 def test_salvaging_a_good_label_followed_by_noise_is_the_same_plain_line(capsys, tmp_path) -> None:

@@ -9,6 +9,7 @@ it may only drop whole record sets.
 from __future__ import annotations
 
 import io
+import struct
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,7 +20,7 @@ from zvmsim.api import monwrite
 from zvmsim.cli import main
 from zvmsim.errors import ZvmsimError
 from zvmsim.monitor.monread import MonwriteError, MonwriteReader
-from zvmsim.monitor.monwrite import BLOCK, MAX_FRAMES, MonwriteWriter
+from zvmsim.monitor.monwrite import BLOCK, MAX_FRAMES, TRAILER_AT, MonwriteWriter
 from zvmsim.monitor.records import (
     MRMTREND,
     MRMTREPR,
@@ -80,21 +81,26 @@ GOOD_SETS = [(s.number, s.records) for s in MonwriteReader(GOOD).sets()]
 # ---- layout ---------------------------------------------------------------------
 
 
-def test_layout_is_f4096_with_label_configuration_sets_and_end() -> None:
+def test_layout_is_ibm_control_records_and_pages_with_our_trailer() -> None:
     assert len(GOOD) % BLOCK == 0
-    assert GOOD[:8] == "ZVMMONWR".encode("cp500")
-    assert GOOD[-BLOCK:][:8] == "MONWSTOP".encode("cp500")
     sets = list(MonwriteReader(GOOD).sets())
     assert [s.kind for s in sets] == [
         "configuration", "sample", "event", "sample", "event", "sample"
     ]  # fmt: skip
-    assert sets[0].first_block == 1 and {type(r) for r in sets[0].records} == {
+    for s in sets:  # every set: one control record (MWTBK) then its pages
+        control = GOOD[s.first_block * BLOCK : (s.first_block + 1) * BLOCK]
+        assert control[0x28] == (0xC5 if s.kind == "event" else 0xE2)  # MWTCAFLG
+        assert control[TRAILER_AT : TRAILER_AT + 8] == "ZVMSIM  ".encode("cp500")
+        start, end = struct.unpack_from(">II", control, 0x2C)  # MWTCASTR, MWTCAEND
+        assert s.blocks == 1 + (end >> 12) - (start >> 12) + 1
+    assert sets[0].first_block == 0 and {type(r) for r in sets[0].records} == {
         MRMTRSYS, MRMTRSPR, MRMTREPR
     }  # fmt: skip
     assert all(type(s.records[-1]) is MRMTREND for s in sets if s.kind == "sample")
     assert all(type(r) is MRSCLADL for s in sets if s.kind == "event" for r in s.records)
     reader = MonwriteReader(GOOD)
     assert list(reader) == RECORDS and reader.complete and reader.sysid == "TESTVM"
+    assert not reader.ibm and reader.skipped_line() == ""
 
 
 def test_a_set_larger_than_one_control_block_continues() -> None:
@@ -135,12 +141,14 @@ def _flip(raw: bytes, at: int) -> bytes:
     [
         (lambda r: r[: 3 * BLOCK + 100], 3, "cut short"),
         (lambda r: r[: 3 * BLOCK], 3, "cut short"),
-        (lambda r: r[:-BLOCK], len(GOOD) // BLOCK - 1, "end block (MONWSTOP)"),
+        (lambda r: r[:-BLOCK], len(GOOD) // BLOCK - 1, "inside a record set: it was cut short"),
+        (lambda r: r[: 5 * BLOCK], 5, "last control record (MONWSTOP): it was cut short"),
         (lambda r: _flip(r, 2 * BLOCK + 40), 2, "checksum"),
         (lambda r: _flip(r, BLOCK + 20), 1, "checksum"),
-        (lambda r: r[:BLOCK] + r[2 * BLOCK :], 1, "not a control block"),
-        (lambda r: r + r[-BLOCK:], len(GOOD) // BLOCK, "after MONWRITE's end block"),
-        (lambda r: b"PK\x03\x04" + bytes(BLOCK - 4), 0, "not a zvmsim MONWRITE file"),
+        (lambda r: r[: 2 * BLOCK] + r[3 * BLOCK :], 2, "not a control record"),
+        (lambda r: r[BLOCK:], 0, "not a MONWRITE file"),
+        (lambda r: r + r[-BLOCK:], len(GOOD) // BLOCK, "after MONWRITE's last record set"),
+        (lambda r: b"PK\x03\x04" + bytes(BLOCK - 4), 0, "not a MONWRITE file"),
         (lambda r: b"", 0, "empty"),
     ],
 )
@@ -150,13 +158,6 @@ def test_damage_is_one_error_naming_block_and_offset(mutate, block, fragment) ->
     assert info.value.block == block and fragment in str(info.value)
     assert f"block {block} (offset {info.value.offset})" in str(info.value)
     assert "\n" not in str(info.value)
-
-
-def test_an_ibm_monwrite_file_is_recognised_as_foreign() -> None:
-    mwtbk = bytearray(BLOCK)
-    mwtbk[0x28] = 0xE2  # MWTCAFLG: sample data
-    with pytest.raises(MonwriteError, match="IBM MONWRITE file"):
-        list(MonwriteReader(bytes(mwtbk)))
 
 
 def test_salvage_drops_whole_sets_and_says_where() -> None:
@@ -204,7 +205,7 @@ def test_random_bytes_never_crash_the_reader(raw: bytes) -> None:
 
 @PROPERTY
 @given(st.binary(min_size=BLOCK - 16, max_size=BLOCK - 16))
-def test_a_random_block_behind_a_good_label_is_refused(tail: bytes) -> None:
+def test_a_random_page_behind_a_good_control_record_is_refused(tail: bytes) -> None:
     raw = GOOD[:BLOCK] + GOOD[BLOCK : BLOCK + 16] + tail + GOOD[2 * BLOCK :]
     assert _strict_outcome(raw) in (None, RECORDS)
 

@@ -79,7 +79,7 @@ RUN_NOT_IMPORTED = {
     "jupyterhub_idle_culler": "jupyterhub-idle-culler",
     "xdist": "pytest-xdist",
 }
-LOCAL = {"zvmsim", "conftest"}
+LOCAL = {"zvmsim"} | {p.stem for p in (ROOT / "tests").glob("*.py")}  # tests' own helpers
 
 
 def _pyproject_packages() -> dict[str, str]:
@@ -188,8 +188,20 @@ def test_app_command_culls_closed_pages(bootstrap_exec) -> None:
         with pytest.raises(Execd):
             bs.main(argv)
     one, every = (args[1:] for args in started)
-    assert one == ["notebooks/06-pav-mdc.ipynb", *bs.CULL, "--port=9999"]  # no preheat (stalls)
-    assert every == ["notebooks/", *bs.CULL]
+    assert one == ["notebooks/06-pav-mdc.ipynb", *bs.PREHEAT, *bs.CULL, "--port=9999"]
+    assert every == ["notebooks/", *bs.CULL]  # a kernel kept hot for each of 19: too much memory
+
+
+def test_app_and_lab_keep_runs_in_the_run_cache_warmed_ahead(
+    bootstrap_exec, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bs, started = bootstrap_exec
+    monkeypatch.delenv("ZVMSIM_RUN_CACHE")  # the suite's session cache, for its kernels
+    for argv in (["app", "06-pav-mdc"], ["lab"]):
+        with pytest.raises(Execd):
+            bs.main(argv)
+    assert all(env["ZVMSIM_RUN_CACHE"] == str(bs.RUN_CACHE) for env in bs.envs)
+    assert bs.warmed == [["06-pav-mdc"]]  # the app's notebook runs ahead; lab warms nothing
 
 
 def test_test_command_runs_the_suite_in_two_workers_with_notebooks_whole() -> None:

@@ -69,3 +69,21 @@ def test_a_busy_sibling_partition_takes_what_vmlnx1_leaves(run_data) -> None:
     # when its CP work and its guests want both IFLs at once is it held back a little)
     assert _lpar(busy, "VMLNX1", "pct_susp") < 3.0
     assert abs(_lpar(busy, "VMLNX1", "pct_busy") - _lpar(quiet, "VMLNX1", "pct_busy")) < 3
+
+
+def test_the_guests_do_their_own_dasd_io_beside_the_paging(run_data) -> None:
+    """About 100 I/Os a second on the guests' own volumes, in the seed's before and
+    after SYSSUMLG alike; the paging is what the storage changes."""
+    for knobs in ({}, {"ifls": 3, "central_gb": 52, "paging_volumes": 40}):
+        run = run_data("undersized-lpar", **knobs)
+        frame = zvmsim.report(run, "FCX108").frame
+        own = frame[frame["volser"].str.startswith("LXD")]
+        assert len(own) == 4 and 80 < own["io_rate"].sum() < 120
+    after = _summary(run)
+    assert after["page_rate"] < 10 and 80 < after["ssch_rate"] < 130
+
+
+def test_linux_guests_are_seen_io_active_not_in_io_wait(run_data) -> None:
+    frame = zvmsim.report(run_data("undersized-lpar"), "FCX114").frame
+    guests = frame[frame["userid"].str.startswith("LNX")]
+    assert (guests["pct_iow"] == 0).all() and guests["pct_ioa"].mean() > 0

@@ -12,6 +12,7 @@ from .machine import Machine
 from .monitor.monwrite import MonwriteSummary, MonwriteWriter
 from .monitor.stream import MonitorData
 from .perfkit import Report, RunData, find_report, reduce
+from .runcache import cached_run, folder
 from .scenario import load_scenario
 
 __all__ = ["monwrite", "report", "reports", "simulate"]
@@ -29,8 +30,20 @@ def simulate(
     """Run *scenario* with *knobs* and return its CP Monitor records.
 
     *progress*, if given, is told the share of the run done (0 to 1) as it goes.
+    With ``$ZVMSIM_RUN_CACHE`` set, a run made before is read from disk
+    (:mod:`zvmsim.runcache`).
     """
-    return _machine(scenario, knobs, seed, duration, interval).run(progress=progress)
+
+    def make() -> MonitorData:
+        return _machine(scenario, knobs, seed, duration, interval).run(progress=progress)
+
+    inputs = (scenario, sorted((knobs or {}).items()), seed, duration, interval)
+    if folder() is None:
+        return make()
+    data = cached_run(inputs, make)
+    if progress is not None:
+        progress(1.0)
+    return data
 
 
 def _machine(

@@ -16,6 +16,7 @@ import os
 import re
 import secrets
 import shutil
+import subprocess
 import sys
 import time
 import tomllib
@@ -56,6 +57,11 @@ class Settings:
     @property
     def url(self) -> str:
         return f"http://{self.ip}:{self.port}/"
+
+    @property
+    def run_cache(self) -> Path:
+        """The run cache every student's kernels share (zvmsim/runcache.py)."""
+        return self.data_dir / "runs"
 
     def home(self, name: str) -> Path:
         """The folder a student's server runs in (their notebooks are under it)."""
@@ -174,6 +180,15 @@ def proxy_command() -> list[str] | None:
     return [found] if found else None
 
 
+def warm_up(settings: Settings) -> None:
+    """Run every notebook once in the background, at low priority, to fill the run cache."""
+    settings.run_cache.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, ZVMSIM_RUN_CACHE=str(settings.run_cache))
+    with open(settings.data_dir / "warmup.log", "w") as log:  # the child has its own handle
+        subprocess.Popen([sys.executable, "-m", "zvmsim.warmup"], env=env, stdout=log, stderr=log)
+    print(f"warming the run cache with every notebook (log: {settings.data_dir / 'warmup.log'})")
+
+
 def start(settings: Settings) -> None:
     """Replace this process with JupyterHub on class/jupyterhub_config.py."""
     user, admin = passwords(settings)
@@ -186,6 +201,7 @@ def start(settings: Settings) -> None:
     print(f"  {settings.data_dir / 'admin-password.txt'}; admin panel: {settings.url}hub/admin")
     sys.stdout.flush()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
+    warm_up(settings)
     os.chdir(settings.data_dir)
     hub = Path(sys.executable).with_name("jupyterhub")
     args = [str(hub), "-f", str(HUB_CONFIG)]

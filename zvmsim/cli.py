@@ -224,6 +224,9 @@ def _reduce_file(path: str, salvage: bool) -> RunData:
             ) from None
         raise
     finally:
+        skipped = reader.skipped_line()
+        if skipped:  # a real system's file: records zvmsim has no reduction for
+            print(f"zvmsim: note: {path}: {skipped}", file=sys.stderr)
         if reader.damage and reader.sets_read:
             first = reader.damage[0]
             more = f" and {len(reader.damage) - 1} more" if len(reader.damage) > 1 else ""

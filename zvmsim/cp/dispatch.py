@@ -53,7 +53,7 @@ from typing import Any
 
 import simpy
 
-from .vmdbk import CFW, CPU, LIM, RUN, Vmdbk
+from .vmdbk import CFW, CPU, IOA, LIM, RUN, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
 
@@ -468,14 +468,18 @@ class Processors:
 
     @staticmethod
     def sampled_state(user: Vmdbk, now: float) -> int:
-        """The user's state as a sampler sees it: waiting for a CPU until its burst starts."""
-        if user.state in (RUN, CPU):
+        """The user's state as a sampler sees it: waiting for a CPU until its burst starts;
+        idle in the dispatch list with an I/O of its own in flight, I/O active (%IOA)."""
+        state = user.state
+        if state in (RUN, CPU):
             start, end = user.burst[0], user.burst[1]
             if now < start:
                 return CPU
             if now < end:
                 return RUN
-        return user.state
+        elif state == TIW and user.ios:
+            return IOA
+        return state
 
 
 def share_weights(users: Iterable[Vmdbk]) -> None:

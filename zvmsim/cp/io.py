@@ -168,19 +168,21 @@ class VolumeIO:
         nbytes: int,
         read: bool,
         pav_eligible: bool,
-        state: int = IOW,
+        state: int | None = IOW,
         *,
         track: int | None = None,
         runs: int = 1,
     ) -> Generator:
-        """Run one real I/O for *user*, who waits in *state* (I/O or page wait).
+        """Run one real I/O for *user*, who waits in *state* (I/O or page wait; None:
+        the guest does not wait for it, and its state is left alone).
 
         *track* is the track the I/O starts on; given, and when the control
         unit's cache is simulated, the cache decides the disconnect time.
         *runs* is the number of separate places the I/O's blocks lie in.
         """
         env = self.env
-        user.state = state
+        if state is not None:
+            user.state = state
         self.started += 1
         base = self.base
         if not base.busy:

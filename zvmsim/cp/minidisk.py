@@ -103,11 +103,20 @@ class Minidisk:
         if cache is not None and cache.caching:
             cache.warm(self._tracks(block, count))
 
-    def io(self, user: Vmdbk, block: int, count: int, write: bool, runs: int = 1) -> Iterable:
+    def io(
+        self,
+        user: Vmdbk,
+        block: int,
+        count: int,
+        write: bool,
+        runs: int = 1,
+        state: int | None = IOW,
+    ) -> Iterable:
         """One virtual I/O of *count* blocks from *block* (wrapping); ``yield from`` it.
 
         Returns the real I/O's process steps, or nothing to wait for when MDC
-        avoids the I/O outright.
+        avoids the I/O outright. The user waits in *state* (None: an
+        asynchronous I/O the guest does not wait for).
         """
         blocks = self.blocks
         if block >= blocks:
@@ -121,23 +130,40 @@ class Minidisk:
         mdc, volume = self.mdc, self.volume
         track = None if volume.cache is None else self.first_track + block // self.blocks_per_track
         if mdc is None:
-            return volume.io(user, count * BLOCK_BYTES, not write, True, track=track, runs=runs)
+            return volume.io(
+                user, count * BLOCK_BYTES, not write, True, state, track=track, runs=runs
+            )
         if mdc.lock is not None:  # CP is invalidating part of the cache: wait for it
-            return self._after_lock(user, block, count, write, track, runs)
-        return self._through_mdc(user, block, count, write, track, runs)
+            return self._after_lock(user, block, count, write, track, runs, state)
+        return self._through_mdc(user, block, count, write, track, runs, state)
 
     def _after_lock(
-        self, user: Vmdbk, block: int, count: int, write: bool, track: int | None, runs: int
+        self,
+        user: Vmdbk,
+        block: int,
+        count: int,
+        write: bool,
+        track: int | None,
+        runs: int,
+        state: int | None = IOW,
     ) -> Generator:
         """Wait until MDC's lock is free, then go through MDC."""
         mdc = self.mdc
         while mdc.lock is not None:  # type: ignore[union-attr]
-            user.state = IOW
+            if state is not None:
+                user.state = state
             yield mdc.lock  # type: ignore[union-attr]
-        yield from self._through_mdc(user, block, count, write, track, runs)
+        yield from self._through_mdc(user, block, count, write, track, runs, state)
 
     def _through_mdc(
-        self, user: Vmdbk, block: int, count: int, write: bool, track: int | None, runs: int = 1
+        self,
+        user: Vmdbk,
+        block: int,
+        count: int,
+        write: bool,
+        track: int | None,
+        runs: int = 1,
+        state: int | None = IOW,
     ) -> Iterable:
         """A virtual I/O through the minidisk cache: avoided, staged, or written through."""
         mdc, volume = self.mdc, self.volume
@@ -146,7 +172,7 @@ class Minidisk:
             mdc.write_lookup(user)
             mdc.refresh(self.mdc_keys(block, count))
             return volume.io(
-                user, count * BLOCK_BYTES, False, mdc.pav_eligible, track=track, runs=runs
+                user, count * BLOCK_BYTES, False, mdc.pav_eligible, state, track=track, runs=runs
             )
         to_stage, waits, done = mdc.lookup(user, self.mdc_keys(block, count), count)
         if done is None:
@@ -154,10 +180,15 @@ class Minidisk:
             user.vio_avoid += 1
             if not waits:
                 return ()
-        return self._staged_read(user, to_stage, waits, done)
+        return self._staged_read(user, to_stage, waits, done, state)
 
     def _staged_read(
-        self, user: Vmdbk, to_stage: list[int], waits: list, done: simpy.Event | None
+        self,
+        user: Vmdbk,
+        to_stage: list[int],
+        waits: list,
+        done: simpy.Event | None,
+        state: int | None = IOW,
     ) -> Generator:
         """Stage missing units (full tracks, or records), then wait for others' stagings."""
         mdc, volume = self.mdc, self.volume
@@ -165,9 +196,10 @@ class Minidisk:
             unit = BLOCK_BYTES if mdc.record_level else mdc.track_bytes  # type: ignore[union-attr]
             nbytes = unit * len(to_stage)
             track = self.key_track(to_stage[0]) if volume.cache is not None else None
-            yield from volume.io(user, nbytes, True, mdc.pav_eligible, track=track)  # type: ignore[union-attr]
+            yield from volume.io(user, nbytes, True, mdc.pav_eligible, state, track=track)  # type: ignore[union-attr]
             mdc.staged(user, to_stage, done)  # type: ignore[union-attr]
         for wait in waits:
             if not wait.processed:
-                user.state = IOW
+                if state is not None:
+                    user.state = state
                 yield wait

@@ -66,6 +66,7 @@ class Vmdbk:
         "limit_at",
         "on_master",
         "reorder",
+        "ios",
     )
 
     def __init__(self, userid: str) -> None:
@@ -107,3 +108,6 @@ class Vmdbk:
         self.limit_at = 0.0
         self.on_master = False  # it moved to the master processor and has not waited since
         self.reorder = True  # SET REORDER userid ON (the default) or OFF (APAR VM64774)
+        # I/Os the guest started and does not wait for (Linux's asynchronous I/O): a
+        # sample that finds it idle in the dispatch list with one in flight sees I/O active
+        self.ios = 0

@@ -23,7 +23,10 @@ cache hides that; a drive waits for each run to come round. Because the
 user waits for each I/O before the next and thinks only after the last, a
 slower disk stretches every transaction and the user issues fewer I/Os per
 second: the I/O rate falls by itself when response time rises. The user
-reports its transactions and their response times (APPLDATA).
+reports its transactions and their response times (APPLDATA). A server
+(``async_io``, the SFS file pool server) starts each I/O asynchronously and
+waits for it in an enabled wait: CP samples it I/O active (%IOA), not in I/O
+wait (%IOW).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from collections.abc import Generator
 from typing import Any
 
 from ..cp.minidisk import BLOCK_BYTES
+from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
 from .base import Workload
 
@@ -187,6 +191,9 @@ class CmsQuery(Workload):
         "hot_share": 0.99,
         "scatter": 0.0,  # chance the next block of an I/O lies elsewhere on the cylinder
         "name": "QUERY",
+        # a server that starts its block I/O asynchronously and waits for it in an
+        # enabled wait (I/O active) rather than in CP's synchronous I/O wait
+        "async_io": False,
     }
 
     def __init__(self, *args: Any) -> None:
@@ -231,7 +238,14 @@ class CmsQuery(Workload):
             yield m.processors.run(vm, vcpu_s, 0.0)
             for _ in range(ios):
                 disk, block, runs = query_place(places, count, hot_share, scatter, rnd)
-                yield from disk.io(vm, block, count, rnd.random() < writes, runs)
+                write = rnd.random() < writes
+                if self.p["async_io"]:
+                    vm.state = TIW
+                    vm.ios += 1
+                    yield from disk.io(vm, block, count, write, runs, state=None)
+                    vm.ios -= 1
+                else:
+                    yield from disk.io(vm, block, count, write, runs)
             self.txns += 1
             self.resp_s += env.now - start
             yield from self.test_idle(rnd.expovariate(1.0 / think))

@@ -143,6 +143,12 @@ class LinuxServer(Workload):
         "cpu_ms_per_s": 20.0,
         "tick_s": 0.5,
         "hz": 0,  # Linux timer interrupts per second (100 for a 2.6 kernel of 2008)
+        # the guest's own DASD I/O, beside its paging: asynchronous I/Os (Linux does
+        # not wait for them in CP) at io_rate a second on the minidisks io_disks names
+        "io_rate": 0.0,
+        "io_disks": "",  # comma-separated, "{userid} 0201" style
+        "io_blocks": 2,  # 4 KB blocks per I/O
+        "io_read_share": 0.7,
     }
 
     def __init__(self, *args: Any) -> None:
@@ -159,6 +165,46 @@ class LinuxServer(Workload):
         self._timer_s = path_us["timer_tick_us"] / 1e6
         self._timer_system_s = path_us["timer_tick_system_us"] / 1e6
         self._sigp_s = path_us["sigp_us"] / 1e6
+        names = [n.strip() for n in self.p["io_disks"].split(",") if n.strip()]
+        self.io_disks = [self.minidisk(n) for n in names]
+        if self.p["io_rate"] < 0 or self.p["io_blocks"] < 1:
+            raise ZvmsimError(f"user {self.vm.userid}: io_rate and io_blocks must be positive")
+        if self.p["io_rate"] > 0 and not self.io_disks:
+            raise ZvmsimError(f"user {self.vm.userid}: io_rate needs some io_disks")
+        if not 0.0 <= self.p["io_read_share"] <= 1.0:
+            raise ZvmsimError(f"user {self.vm.userid}: io_read_share must be within 0-1")
+
+    @property
+    def links(self) -> list[str]:
+        """The minidisks the guest does its own I/O to."""
+        return [d.name for d in self.io_disks]
+
+    def start_own_io(self) -> None:
+        """Start the guest's own DASD I/O (when it does any) beside its other work."""
+        if self.p["io_rate"] > 0:
+            self.machine.env.process(self._own_io())
+
+    def _own_io(self) -> Generator:
+        """Reads and writes at ``io_rate`` a second, each started without waiting.
+
+        Linux queues a block request and goes on (or idles); CP runs the I/O, and
+        a sample that finds the guest idle meanwhile sees it I/O active.
+        """
+        m, vm = self.machine, self.vm
+        rnd = m.streams.stream(f"dasd:{vm.userid}")  # its own stream: other draws stay put
+        rate, disks = self.p["io_rate"], self.io_disks
+        count, share = self.p["io_blocks"], self.p["io_read_share"]
+        while True:
+            yield m.env.timeout(rnd.expovariate(rate))
+            disk = disks[rnd.randrange(len(disks))]
+            block = rnd.randrange(disk.blocks)
+            m.env.process(self._one_io(disk, block, count, rnd.random() >= share))
+
+    def _one_io(self, disk: Any, block: int, count: int, write: bool) -> Generator:
+        vm = self.vm
+        vm.ios += 1
+        yield from disk.io(vm, block, count, write, state=None)
+        vm.ios -= 1
 
     def prepare(self) -> None:
         """The server has used ``used_mb`` of its storage since it was started."""
@@ -193,6 +239,7 @@ class LinuxServer(Workload):
         tick = self.p["tick_s"]
         yield m.env.timeout(self.rnd.uniform(0.0, tick))
         m.add_to_dispatch_list(vm)
+        self.start_own_io()
         while True:
             yield from self.tick()
             vm.state = TIW  # idle until the next tick, still in the dispatch list

@@ -105,7 +105,7 @@ class LinuxApp(LinuxServer):
     @property
     def links(self) -> list[str]:
         swap = [self.swap_disk.name] if self.swap_disk is not None else []
-        return swap + [d.name for d in self.disks]
+        return swap + [d.name for d in self.disks] + super().links
 
     def appldata(self) -> tuple[str, int, float] | None:
         """What the application reports: (workload, transactions done, their response seconds)."""
@@ -127,6 +127,7 @@ class LinuxApp(LinuxServer):
         next_tick = env.now + rnd.uniform(0.0, tick)
         arrival = env.now + rnd.expovariate(rate)
         m.add_to_dispatch_list(vm)
+        self.start_own_io()
         while True:
             now = env.now
             if next_tick <= now:
@@ -189,7 +190,12 @@ class LinuxApp(LinuxServer):
             disk = disks[rnd.randrange(len(disks))]
             write = rnd.random() >= share
             span = min(hot, disk.blocks) if hot and rnd.random() < hot_share else disk.blocks
-            yield from disk.io(vm, rnd.randrange(span), count, write=write)
+            # the request's thread waits; the virtual CPU idles in an enabled wait with
+            # the I/O in flight, which CP samples as I/O active, not as CP's I/O wait
+            vm.state = TIW
+            vm.ios += 1
+            yield from disk.io(vm, rnd.randrange(span), count, write, state=None)
+            vm.ios -= 1
 
 
 class VdiskWriter(Workload):

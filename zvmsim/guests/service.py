@@ -11,6 +11,11 @@ e.g. the performance monitor's collection each monitor sample interval), or
 from work arriving at random (``work_s``: the mean gap between requests). Each
 wake costs ``cpu_ms`` of processor time. With ``timer_s`` set to
 ``"sample"`` (``-1``) the timer is the monitor's sample interval.
+
+With ``stay`` on, CP never drops the server: it sits in the dispatch list in
+test idle between wakes (%TIW) and uses no processor time there, so the
+samples find it active only around its wakes. z/VM's TCP/IP stack shows this
+(seed 000: %TIW 99, %DM 0, %ACT 4); why CP keeps it in queue is not modelled.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
 from .base import Workload
 
@@ -27,7 +33,7 @@ __all__ = ["CmsService"]
 class CmsService(Workload):
     """A CMS server: dormant between wakes by its timer or by work."""
 
-    PARAMS = {"timer_s": 0.0, "work_s": 0.0, "cpu_ms": 5.0}
+    PARAMS = {"timer_s": 0.0, "work_s": 0.0, "cpu_ms": 5.0, "stay": False}
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -51,11 +57,19 @@ class CmsService(Workload):
         timer_at = env.now + rnd.uniform(0.0, self.timer) if self.timer > 0 else float("inf")
         cpu_s = self.p["cpu_ms"] / 1000.0
         wake = self._next_wake(env.now, timer_at)
+        stay = self.p["stay"]
+        if stay:  # in queue from logon on, idle until the first wake
+            m.add_to_dispatch_list(vm)
+            vm.state = TIW
         yield env.timeout(wake - env.now)
         while True:
             if env.now >= timer_at - 1e-12:
                 timer_at += self.timer
-            m.add_to_dispatch_list(vm)
+            if not stay:
+                m.add_to_dispatch_list(vm)
             yield m.processors.run(vm, cpu_s * (0.5 + rnd.random()), 0.0)
             wake = self._next_wake(env.now, timer_at)
-            yield from self.test_idle(max(0.0, wake - env.now))
+            if stay:
+                yield from self.wait(max(0.0, wake - env.now), dormant=False)
+            else:
+                yield from self.test_idle(max(0.0, wake - env.now))

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ZvmsimError
-from .monread import MonwriteReader
-from .monwrite import LABEL_EYE
+from .monread import MonwriteReader, is_monwrite
 from .tod import from_tod
 
 __all__ = ["ArchiveMember", "list_archive", "pack", "unpack"]
@@ -50,7 +49,7 @@ def describe(name: str, data: bytes) -> str:
         return "notes"
     if name == MANIFEST:
         return "manifest"
-    if data[: len(LABEL_EYE)] != LABEL_EYE:
+    if not is_monwrite(data):
         return "other file"
     reader = MonwriteReader(data, name=name)
     count, first, last = 0, None, None

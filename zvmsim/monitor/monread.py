@@ -1,16 +1,29 @@
-"""Reading MONWRITE files back, one record set at a time, every block checked.
+"""Reading MONWRITE files back, one record set at a time.
 
-The reader walks the file block by block (see :mod:`.monwrite` and
-``docs/monwrite-format.md``) and trusts nothing: each control block must
-carry its eye-catcher, its own block number and a good CRC-32; each data
-frame must match the CRC its control block gives for it and hold whole,
-known records closed by an end-of-frame record; sets must be numbered one
-after another; the end block's totals must agree with what was read. A file
-that fails any check is reported in one line naming the block and its byte
-offset, never decoded into wrong numbers.
+The reader walks the file control record by control record (see
+:mod:`.monwrite` and ``docs/monwrite-format.md``). Each control record
+(MWTBK) says, in its copy of the monitor control area, which segment
+addresses the records of its message occupy; the pages that follow it hold
+them. The records are walked by their length (MRHDRLEN) from the start
+address to the end address, jumping to the next page at an end-of-frame
+record (D1 R13).
+
+A file zvmsim wrote carries a trailer in every control record, and then
+nothing is trusted: each control record must carry its eye-catcher, its own
+block number and a good CRC-32; each page must match the CRC its control
+record gives for it and hold whole, known records; sets must be numbered
+one after another; the last control record must say it is the last and its
+totals must agree with what was read. A file that fails any check is
+reported in one line naming the block and its byte offset, never decoded
+into wrong numbers.
+
+A file from a real z/VM system has no trailer. Its structure is still
+checked, but records of a type zvmsim has no class for, or of a length its
+class does not have, are counted and skipped (:attr:`MonwriteReader.skipped`,
+:meth:`MonwriteReader.skipped_line`) instead of refused.
 
 With ``salvage=True`` the reader instead drops every record set that a
-damaged block touches, finds the next good control block, carries on, and
+damaged block touches, finds the next good control record, carries on, and
 lists what it skipped in :attr:`MonwriteReader.damage`. Whole sample sets
 go or stay, so the counters that survive still give true deltas: an
 interval next to a lost set is simply longer.
@@ -20,6 +33,7 @@ from __future__ import annotations
 
 import io
 import struct
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,35 +42,46 @@ from typing import BinaryIO
 from ..errors import ZvmsimError
 from .monwrite import (
     BLOCK,
-    BLOCK_HEAD,
     CONFIG,
     CONTINUED,
     CONTINUES,
+    CRC_AT,
     CRCS_AT,
-    ELEMENT,
-    ELEMENT_AT,
-    END,
-    END_EYE,
-    EOF_RECORD,
     EVENT,
     EVENT_DOMAINS,
-    LABEL,
-    LABEL_EYE,
+    IPARML,
+    LAST,
     MAX_FRAMES,
-    MWTBK,
-    MWTBK_EYE,
+    MCE,
+    MWTCAREA,
     SAMPLE,
+    TOTALS,
+    TOTALS_AT,
+    TRAILER,
+    TRAILER_AT,
+    TRAILER_EYE,
     VERSION,
     crc,
 )
-from .records import EBCDIC, HEADER, Item, Record, decode_item, merge_items
+from .records import EBCDIC, HEADER, Item, Record, decode_item, known, merge_items
 
-__all__ = ["Damage", "MonwriteError", "MonwriteReader", "RecordSet", "read_monwrite"]
+__all__ = [
+    "Damage",
+    "MonwriteError",
+    "MonwriteReader",
+    "RecordSet",
+    "is_monwrite",
+    "read_monwrite",
+]
 
 KINDS = {CONFIG: "configuration", SAMPLE: "sample", EVENT: "event"}
-IBM_MWTCAFLG = 0x28  # where an IBM MWTBK keeps its first control element
-CUT_SHORT = "MONWRITE's end block (MONWSTOP): it was cut short"
+MAX_ENTRIES = (BLOCK - MWTCAREA) // MCE.size  # control elements a control record can hold
+MAX_PAGES = 0x8_0000  # a saved segment below 2 GB: no message spans more pages
+EOF_KEY = (1, 13)  # D1 R13, the end-of-frame record
+SYSREC = (1, 4)  # D1 R4, system configuration: sent in the configuration data only
+CUT_SHORT = "MONWRITE's last control record (MONWSTOP): it was cut short"
 INSIDE = "the file ends inside a record set: it was cut short"
+MISMATCH = "the record set does not match its control record"
 
 
 class MonwriteError(ZvmsimError):
@@ -91,7 +116,22 @@ class RecordSet:
     first_block: int
     blocks: int
     records: list[Record] = field(repr=False)
-    wire: int = 0  # records as they lie in the file (our APPLDATA counted apart)
+    wire: int = 0  # records as they lie in the file (zvmsim's APPLDATA counted apart)
+
+
+def _is_ours(block: bytes) -> bool:
+    return block[TRAILER_AT : TRAILER_AT + 8] == TRAILER_EYE
+
+
+def _looks_ibm(block: bytes) -> bool:
+    """Whether *block* has the shape of an IBM MONWRITE control record."""
+    flag, _domains, start, end = MCE.unpack_from(block, MWTCAREA)
+    return flag in (SAMPLE, EVENT) and start <= end and (end >> 12) - (start >> 12) < MAX_PAGES
+
+
+def is_monwrite(data: bytes) -> bool:
+    """Whether *data* starts like a MONWRITE file (zvmsim's or IBM's)."""
+    return len(data) >= BLOCK and (_is_ours(data[:BLOCK]) or _looks_ibm(data[:BLOCK]))
 
 
 class MonwriteReader:
@@ -113,8 +153,11 @@ class MonwriteReader:
         self.name = name or (str(source) if isinstance(source, str | Path) else "monitor data")
         self.damage: list[Damage] = []
         self.sysid = ""
-        self.complete = False  # the end block was read and agreed
+        self.complete = False  # zvmsim's: the last control record was read and agreed
+        self.ibm = False  # a file without zvmsim's trailers: a real system's
         self.sets_read = 0  # record sets read whole (and handed on) so far
+        self.skipped: Counter[tuple[int, int]] = Counter()  # records of types we do not know
+        self.misfits: Counter[tuple[int, int]] = Counter()  # known types, another length
 
     def __iter__(self) -> Iterator[Record]:
         for rset in self.sets():
@@ -132,6 +175,21 @@ class MonwriteReader:
                 raise ZvmsimError(f"cannot read {self.source}: {exc.strerror}") from None
         else:
             yield from self._walk(self.source)
+
+    def skipped_line(self) -> str:
+        """One line on the records read but not reduced; ``""`` when there were none."""
+        if not self.skipped and not self.misfits:
+            return ""
+        parts = []
+        if self.skipped:
+            total = sum(self.skipped.values())
+            parts.append(f"skipped {total:,} records zvmsim does not reduce: {_top(self.skipped)}")
+        if self.misfits:
+            total = sum(self.misfits.values())
+            parts.append(
+                f"{total:,} records of a length zvmsim's layout does not have: {_top(self.misfits)}"
+            )
+        return "; ".join(parts)
 
     # ---- walking the blocks ------------------------------------------------
 
@@ -151,28 +209,36 @@ class MonwriteReader:
         blocks = _Blocks(fh, self)
         first = blocks.get(0)
         if first is None:
-            raise self._error(0, "the file is empty: no MONWRITE label")
-        try:
-            self._label(first)
-            number = 1
-        except MonwriteError as exc:
+            raise self._error(0, "the file is empty: no MONWRITE control record")
+        number = 0
+        self.ibm = not _is_ours(first) and _looks_ibm(first)
+        if not self.ibm and not _is_ours(first):
+            exc = self._error(0, "not a MONWRITE file (no control record at its start)")
             if not self.salvage:
-                raise
+                raise exc
             number = self._skip(blocks, exc, 1)
         expected, totals = 1, [0, 0]  # next set number; sets and records read
         while True:
             block = blocks.get(number)
             if block is None:
-                if self.salvage:
-                    if not self.damage or self.damage[-1].skipped_to != number:
-                        self._note(number, f"the file ends without {CUT_SHORT}", number)
+                if self.ibm or self.complete:
                     return
-                raise self._error(number, f"the file ends without {CUT_SHORT}")
+                exc = self._error(number, f"the file ends without {CUT_SHORT}")
+                if not self.salvage:
+                    raise exc
+                if not self.damage or self.damage[-1].skipped_to != number:
+                    self._note(number, exc.what, number)
+                return
+            if self.complete:
+                if not self.salvage:
+                    raise self._error(number, "data after MONWRITE's last record set")
+                self._note(number, "data after MONWRITE's last record set", number)
+                return
             try:
-                if block[:8] == END_EYE:
-                    self._end(blocks, number, block, totals)
-                    return
-                rset, number = self._set(blocks, number, block, expected)
+                if self.ibm:
+                    rset, number = self._ibm_set(blocks, number, block, expected)
+                else:
+                    rset, number = self._set(blocks, number, block, expected, totals)
             except MonwriteError as exc:
                 if not self.salvage:
                     raise
@@ -185,14 +251,14 @@ class MonwriteReader:
             yield rset
 
     def _skip(self, blocks: _Blocks, exc: MonwriteError, start: int) -> int:
-        """Salvaging: note the damage, return the next good control block's number."""
+        """Salvaging: note the damage, return the next good control record's number."""
         number = start
         while True:
             try:
                 block = blocks.get(number)
             except MonwriteError:
                 block = None
-            if block is None or _is_control(block, number):
+            if block is None or _is_control(block, number, self.ibm):
                 self._note(exc.block, exc.what, number, exc.offset)
                 return number
             number += 1
@@ -201,48 +267,49 @@ class MonwriteReader:
         offset = block * BLOCK if offset is None else offset
         self.damage.append(Damage(block, offset, what, resumed))
 
-    def _label(self, block: bytes) -> None:
-        if block[:8] != LABEL_EYE:
-            what = "not a zvmsim MONWRITE file (no MONWRITE label)"
-            if block[IBM_MWTCAFLG] in (SAMPLE, EVENT):
-                what += "; it looks like an IBM MONWRITE file, which zvmsim cannot read"
-            raise self._error(0, what)
-        self._check(block, 0, "label")
-        version, size, sysid, _tod, _writer = LABEL.unpack_from(block, BLOCK_HEAD.size)
-        if version != VERSION or size != BLOCK:
-            raise self._error(0, f"format version {version}, block size {size}: not ours")
-        self.sysid = sysid.decode(EBCDIC).strip()
-
-    def _check(self, block: bytes, number: int, what: str) -> None:
-        eye, stored_number, stored_crc = BLOCK_HEAD.unpack_from(block)
+    def _check(self, block: bytes, number: int) -> tuple:
+        """zvmsim's trailer of control record *number*, checked."""
+        if not _is_ours(block):
+            raise self._error(number, "not a control record where one should be")
         zeroed = bytearray(block)
-        BLOCK_HEAD.pack_into(zeroed, 0, eye, stored_number, 0)
-        if crc(zeroed) != stored_crc:
-            raise self._error(number, f"the {what} block's checksum does not match: it is damaged")
-        if stored_number != number:
+        struct.pack_into(">I", zeroed, CRC_AT, 0)
+        fields = TRAILER.unpack_from(block, TRAILER_AT)
+        if crc(zeroed) != fields[5]:
+            raise self._error(number, "the control record's checksum does not match: it is damaged")
+        if fields[1] != VERSION:
+            raise self._error(number, f"control record of format version {fields[1]}: not ours")
+        if fields[4] != number:
             raise self._error(
-                number, f"the {what} block says it is block {stored_number}: blocks out of place"
+                number, f"the control record says it is block {fields[4]}: blocks out of place"
             )
+        return fields
 
     def _set(
-        self, blocks: _Blocks, number: int, block: bytes, expected: int
+        self, blocks: _Blocks, number: int, block: bytes, expected: int, totals: list[int]
     ) -> tuple[RecordSet, int]:
-        """Read one record set (its control blocks and frames); return it and the next block."""
+        """Read one record set of a zvmsim file (its control records and pages)."""
         first, records, part = number, [], 0
         while True:
-            if block[:8] != MWTBK_EYE:
-                raise self._error(number, "not a control block where one should be")
-            self._check(block, number, "control")
-            set_no, flags, frames, count, tod0, tod1 = MWTBK.unpack_from(block, BLOCK_HEAD.size)
-            kind, domains, start, end = ELEMENT.unpack_from(block, ELEMENT_AT)
+            fields = self._check(block, number)
+            _eye, _v, flags, kind, _n, _c, set_no, frames, count, tod0, tod1, sysid = fields[:12]
             if set_no != expected and not (self.salvage and set_no > expected and not part):
                 raise self._error(number, f"record set {set_no} where set {expected} should be")
             if bool(flags & CONTINUED) != bool(part) or kind not in KINDS:
-                raise self._error(number, "control block does not continue its record set")
-            if (kind == CONFIG) != (set_no == 1) or not 1 <= frames <= MAX_FRAMES or start:
-                raise self._error(number, "control block describes an impossible record set")
+                raise self._error(number, "control record does not continue its record set")
+            mca = IPARML.unpack_from(block)
+            flag, domains, start, end = MCE.unpack_from(block, MWTCAREA)
+            pages = (end >> 12) - (start >> 12) + 1
+            if (
+                (kind == CONFIG) != (set_no == 1)
+                or not 1 <= frames <= MAX_FRAMES
+                or mca[6] - mca[5] + 1 != MCE.size
+                or flag != (EVENT if kind == EVENT else SAMPLE)
+                or start > end
+                or pages != frames
+            ):
+                raise self._error(number, "control record describes an impossible record set")
             crcs = struct.unpack_from(f">{frames}I", block, CRCS_AT)
-            got: list[Item] = []
+            data = bytearray()
             for i in range(frames):
                 frame_no = number + 1 + i
                 frame = blocks.get(frame_no)
@@ -252,64 +319,146 @@ class MonwriteReader:
                     raise self._error(
                         frame_no, "the data frame's checksum does not match: the block is damaged"
                     )
-                used = self._frame(frame, frame_no, got)
-            if (frames - 1) * BLOCK + used - 1 != end or len(got) != count:
-                raise self._error(number, "the record set does not match its control block")
+                data += frame
+            got = self._records(data, number + 1, start & 0xFFF, end - (start & ~0xFFF), True)
             seen = 0
             for rec in got:
                 seen |= 1 << (15 - rec.domain)
                 if (kind == EVENT) != (rec.domain in EVENT_DOMAINS) and kind != CONFIG:
                     raise self._error(number, "a record in a set of the wrong kind")
-            if seen != domains or got[0].tod != int.from_bytes(tod0, "big"):
-                raise self._error(number, "the record set does not match its control block")
-            if got[-1].tod != int.from_bytes(tod1, "big"):
-                raise self._error(number, "the record set does not match its control block")
+            if not got or len(got) != count or seen != domains:
+                raise self._error(number, MISMATCH)
+            if got[0].tod != int.from_bytes(tod0, "big") or got[-1].tod != int.from_bytes(
+                tod1, "big"
+            ):
+                raise self._error(number, MISMATCH)
+            if not self.sysid:
+                self.sysid = sysid.decode(EBCDIC).strip()
             records += got
+            if flags & LAST:
+                self._last(block, number, flags, totals[0] + 1, totals[1] + len(records))
             number += 1 + frames
             part += 1
             if not flags & CONTINUES:
-                try:
-                    merged = merge_items(records)  # our APPLDATA back into its IBM record
-                except ZvmsimError as exc:
-                    raise self._error(first, f"{exc}: the record set is damaged") from None
-                rset = RecordSet(set_no, KINDS[kind], first, number - first, merged, len(records))
-                return rset, number
+                return RecordSet(
+                    set_no, KINDS[kind], first, number - first, self._merge(first, records),
+                    len(records),
+                ), number  # fmt: skip
             block = blocks.get(number)
             if block is None:
                 raise self._error(number, INSIDE)
 
-    def _frame(self, frame: bytes, number: int, out: list[Item]) -> int:
-        """Decode the records of one data frame into *out*; return the bytes it uses."""
-        offset = 0
-        while True:
-            where = number * BLOCK + offset
-            if offset + HEADER.size > BLOCK:
-                raise self._error(number, "a record runs past the end of its frame", where)
-            size, zero, domain, rec_no, tod = HEADER.unpack_from(frame, offset)
-            if frame[offset : offset + HEADER.size] == EOF_RECORD:
-                if any(frame[offset + HEADER.size :]):
-                    raise self._error(number, "data after the end-of-frame record", where)
-                return offset + HEADER.size
-            if zero or size < HEADER.size or offset + size > BLOCK:
-                raise self._error(number, f"no valid monitor record at byte {offset}", where)
-            body = frame[offset + HEADER.size : offset + size]
-            try:
-                out.append(decode_item(domain, rec_no, int.from_bytes(tod, "big"), body))
-            except (ZvmsimError, UnicodeDecodeError, ValueError, TypeError, struct.error):
-                what = f"record D{domain} R{rec_no} does not decode"
-                raise self._error(number, what, where) from None
-            offset += size
-
-    def _end(self, blocks: _Blocks, number: int, block: bytes, totals: list[int]) -> None:
-        self._check(block, number, "end")
-        sets, data_blocks, records, _tod = END.unpack_from(block, BLOCK_HEAD.size)
-        if not self.salvage and (sets, records, data_blocks) != (totals[0], totals[1], number):
-            raise self._error(number, "the end block's totals do not match the file: damaged")
-        if blocks.get(number + 1) is not None:
-            if not self.salvage:
-                raise self._error(number + 1, "data after MONWRITE's end block")
-            self._note(number + 1, "data after MONWRITE's end block", number + 1)
+    def _last(self, block: bytes, number: int, flags: int, sets: int, records: int) -> None:
+        """The last control record of the file: its totals agree with what was read."""
+        if flags & CONTINUES:
+            raise self._error(number, "the last control record continues its set: damaged")
+        if not self.salvage and TOTALS.unpack_from(block, TOTALS_AT) != (sets, records):
+            raise self._error(number, "the file's totals do not match what was read: damaged")
         self.complete = True
+
+    def _ibm_set(
+        self, blocks: _Blocks, number: int, block: bytes, expected: int
+    ) -> tuple[RecordSet, int]:
+        """Read one IUCV message of a real system's file: its control elements and pages."""
+        if _is_ours(block) or not _looks_ibm(block):
+            raise self._error(number, "not a control record where one should be")
+        mca = IPARML.unpack_from(block)
+        size = mca[6] - mca[5] + 1
+        entries = size // MCE.size if size % MCE.size == 0 and 0 < size // MCE.size else 0
+        if not entries or entries > MAX_ENTRIES:  # no usable message: take the entries there are
+            entries = 0
+            while entries < MAX_ENTRIES and block[MWTCAREA + MCE.size * entries] in (SAMPLE, EVENT):
+                entries += 1
+        page, records, flags = number + 1, [], set()
+        for i in range(entries):
+            flag, _domains, start, end = MCE.unpack_from(block, MWTCAREA + MCE.size * i)
+            if flag not in (SAMPLE, EVENT) or start > end:
+                raise self._error(number, f"control element {i + 1} is not one CP writes")
+            pages = (end >> 12) - (start >> 12) + 1
+            if pages > MAX_PAGES:
+                raise self._error(number, f"control element {i + 1} spans {pages} pages")
+            data = bytearray()
+            for k in range(pages):
+                frame = blocks.get(page + k)
+                if frame is None:
+                    raise self._error(page + k, INSIDE)
+                data += frame
+            records += self._records(data, page, start & 0xFFF, end - (start & ~0xFFF), False)
+            flags.add(flag)
+            page += pages
+        kind = "event" if flags == {EVENT} else "sample"
+        merged = self._merge(number, records)
+        for rec in merged:
+            if (rec.DOMAIN, rec.NUMBER) == SYSREC:
+                kind = "configuration"
+                self.sysid = self.sysid or str(getattr(rec, "sysid", "")).strip()
+        return RecordSet(expected, kind, number, page - number, merged, len(records)), page
+
+    def _merge(self, number: int, items: list[Item]) -> list[Record]:
+        """The set's records, zvmsim's APPLDATA merged into the IBM record before it."""
+        try:
+            return merge_items(items)
+        except ZvmsimError as exc:
+            raise self._error(number, f"{exc}: the record set is damaged") from None
+
+    def _records(self, data: bytearray, page: int, pos: int, end: int, strict: bool) -> list:
+        """Decode the records from *pos* to *end* (inclusive) of pages starting at block *page*."""
+        out: list[Item] = []
+        view = memoryview(data)
+        unpack = HEADER.unpack_from
+        while pos <= end:
+            page_end = (pos // BLOCK + 1) * BLOCK
+            block, where = page + pos // BLOCK, page * BLOCK + pos
+            if pos + HEADER.size > end + 1:
+                raise self._error(
+                    block, f"a record runs past the end address at byte {pos % BLOCK}", where
+                )
+            size, zero, domain, rec_no, tod = unpack(data, pos)
+            if (domain, rec_no) == EOF_KEY and size == HEADER.size and not zero:
+                if strict and (page_end > end or not _zeros(data, pos + HEADER.size, page_end)):
+                    raise self._error(block, "data after the end-of-frame record", where)
+                pos = page_end
+                continue
+            if size == 0 and not strict and _zeros(data, pos, page_end):
+                pos = page_end  # the rest of the page unused
+                continue
+            if zero or size < HEADER.size or pos + size > end + 1:
+                raise self._error(block, f"no valid monitor record at byte {pos % BLOCK}", where)
+            if strict and pos + size > page_end - HEADER.size and pos + size != end + 1:
+                raise self._error(block, "a frame without its end-of-frame record", where)
+            body = bytes(view[pos + HEADER.size : pos + size])
+            if not known(domain, rec_no, body):
+                if strict:
+                    raise self._error(
+                        block, f"no valid monitor record at byte {pos % BLOCK}", where
+                    )
+                self.skipped[(domain, rec_no)] += 1
+            else:
+                try:
+                    out.append(decode_item(domain, rec_no, int.from_bytes(tod, "big"), body))
+                except (ZvmsimError, UnicodeDecodeError, ValueError, TypeError, struct.error):
+                    if strict:
+                        what = f"record D{domain} R{rec_no} does not decode"
+                        raise self._error(block, what, where) from None
+                    self.misfits[(domain, rec_no)] += 1
+            pos += size
+        if strict and (pos != end + 1 or not _zeros(data, pos, (pos - 1) // BLOCK * BLOCK + BLOCK)):
+            raise self._error(page + end // BLOCK, "data after the last record of the set")
+        return out
+
+
+def _zeros(data: bytearray, start: int, stop: int) -> bool:
+    """Whether *data* holds only zeros from *start* to *stop*."""
+    return data.count(0, start, stop) == max(0, stop - start)
+
+
+def _top(counts: Counter[tuple[int, int]], shown: int = 8) -> str:
+    """``D2 R4 (x200), D5 R10 (x3)``: the commonest record types first."""
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    text = ", ".join(f"D{d} R{r} (x{n:,})" for (d, r), n in ranked[:shown])
+    if len(ranked) > shown:
+        text += f" and {len(ranked) - shown} more types"
+    return text
 
 
 class _Blocks:
@@ -331,14 +480,16 @@ class _Blocks:
         return block
 
 
-def _is_control(block: bytes, number: int) -> bool:
-    """Whether *block* is a sound control or end block standing where it says it does."""
-    if block[:8] not in (MWTBK_EYE, END_EYE):
+def _is_control(block: bytes, number: int, ibm: bool) -> bool:
+    """Whether *block* is a sound control record standing where it says it does."""
+    if ibm:
+        return _looks_ibm(block) and not _is_ours(block)
+    if not _is_ours(block):
         return False
-    eye, stored_number, stored_crc = BLOCK_HEAD.unpack_from(block)
     zeroed = bytearray(block)
-    BLOCK_HEAD.pack_into(zeroed, 0, eye, stored_number, 0)
-    return stored_number == number and crc(zeroed) == stored_crc
+    struct.pack_into(">I", zeroed, CRC_AT, 0)
+    fields = TRAILER.unpack_from(block, TRAILER_AT)
+    return fields[4] == number and crc(zeroed) == fields[5]
 
 
 def read_monwrite(path: str | Path, *, salvage: bool = False) -> MonwriteReader:

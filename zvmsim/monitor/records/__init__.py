@@ -21,6 +21,7 @@ from .base import (
     decode_item,
     domain_mask,
     domains_in,
+    known,
     merge_items,
     record_classes,
     register,
@@ -89,6 +90,7 @@ __all__ = [
     "decode_item",
     "domain_mask",
     "domains_in",
+    "known",
     "merge_items",
     "record_classes",
 ]

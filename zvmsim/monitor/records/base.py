@@ -45,6 +45,7 @@ __all__ = [
     "domain_mask",
     "domains_in",
     "gauge",
+    "known",
     "char",
     "ibm",
     "merge_items",
@@ -62,6 +63,7 @@ APPL_DOMAIN, APPL_NUMBER = 10, 2
 APPL_DATA_AT = HEADER.size + APPLDATA.size  # 52
 APPL_USER = "ZVMSIM"  # the "virtual machine" that provides our APPLDATA
 PRODUCT = "ZVMSIM"  # product identifier: the first 8 of MDGPROD's 16 bytes
+_PRODUCT_EBCDIC = PRODUCT.ljust(8).encode(EBCDIC)
 
 # Monitor domains by number, as CP MONITOR names them.
 DOMAINS: dict[int, str] = {
@@ -371,6 +373,13 @@ def register(*classes: type[Record]) -> None:
 def record_classes() -> list[type[Record]]:
     """Every record class, IBM layout or ours."""
     return list(_BY_NAME.values())
+
+
+def known(domain: int, number: int, body: bytes) -> bool:
+    """Whether zvmsim has a layout for the record: IBM's it writes, or APPLDATA of its own."""
+    if (domain, number) == (APPL_DOMAIN, APPL_NUMBER):
+        return body[12:20] == _PRODUCT_EBCDIC  # the first 8 bytes of APLSDT_MDGPROD
+    return (domain, number) in _WIRE
 
 
 def decode_item(domain: int, number: int, tod: int, body: bytes) -> Item:

@@ -1,0 +1,95 @@
+"""A disk cache of simulated runs, shared by every kernel on one machine.
+
+A run depends on nothing but its scenario, knobs, seed, duration and interval,
+and on the code and data that simulate it. So a run already made, by this
+kernel or by any other (a class's students all open the same dashboards), can
+be read from disk instead of simulated again, and gives byte-identical reports.
+
+The cache is off unless ``$ZVMSIM_RUN_CACHE`` names a folder: ``bootstrap.py
+lab``, ``app`` and ``class`` turn it on; ``benchmarks/`` leave it off, so they
+always simulate. The test suite's own process never uses it; the notebook
+kernels and Voilà pages it starts share a cache made new for the session, so a
+notebook's runs are simulated once for nbval and read back for its browser check.
+Each entry's name is a hash of the run's inputs and of a fingerprint of every
+file under ``zvmsim/`` and ``data/``: a change to the simulator or its calibration misses the cache
+instead of returning a stale run. A damaged entry is simulated again and
+rewritten. The folder keeps its newest ``MAX_ENTRIES`` entries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .paths import data_dir
+
+__all__ = ["ENABLED", "ENV", "MAX_ENTRIES", "cached_run", "folder", "fingerprint"]
+
+ENV = "ZVMSIM_RUN_CACHE"
+MAX_ENTRIES = 2000  # a run's records pickle to well under 1 MB
+PACKAGE = Path(__file__).resolve().parent
+
+
+# False in a process that must simulate every run it asks for, whatever the
+# environment says: the test suite's own (its notebook kernels and Voilà pages share
+# one cache of the session's runs; its in-process checks of determinism do not)
+ENABLED = True
+
+
+def folder() -> Path | None:
+    """The cache folder, or None when the cache is off."""
+    value = os.environ.get(ENV, "").strip()
+    return Path(value) if value and ENABLED else None
+
+
+@cache
+def fingerprint() -> str:
+    """A hash of the simulator's code and data: any change gives a new one."""
+    digest = hashlib.sha1()
+    for root in (PACKAGE, data_dir()):
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and path.suffix in {".py", ".toml", ".csv", ".json"}:
+                digest.update(str(path.relative_to(root)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _key(inputs: tuple[Any, ...]) -> str:
+    return hashlib.sha1(repr((fingerprint(), inputs)).encode()).hexdigest()
+
+
+def cached_run(inputs: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """The run for *inputs* from the cache, or ``make()``'s, stored for next time."""
+    where = folder()
+    if where is None:
+        return make()
+    path = where / f"{_key(inputs)}.pickle"
+    try:
+        return pickle.loads(path.read_bytes())
+    except Exception:  # none yet, or a damaged entry: simulate and (re)write it
+        pass
+    run = make()
+    _store(where, path, run)
+    return run
+
+
+def _store(where: Path, path: Path, run: Any) -> None:
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(pickle.dumps(run, pickle.HIGHEST_PROTOCOL))
+        tmp.replace(path)  # atomic: a reader sees the whole entry or none
+        _trim(where)
+    except OSError:
+        pass  # a full or read-only disk only costs the next run its speed-up
+
+
+def _trim(where: Path) -> None:
+    entries = sorted(where.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
+    for old in entries[: max(0, len(entries) - MAX_ENTRIES)]:
+        old.unlink(missing_ok=True)
