@@ -8,10 +8,10 @@ report lines they give.
 
 from __future__ import annotations
 
+import ibm_records as ibm
 import pytest
 
 import zvmsim
-from tests import ibm_records as ibm
 from zvmsim.errors import ZvmsimError
 from zvmsim.monitor.records import (
     MRIODDEV,
