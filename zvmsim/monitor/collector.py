@@ -49,7 +49,7 @@ from .records import (
     MRSCLADL,
     MRSCLDDL,
     MRSTOASI,
-    MRSTOATC,
+    MRSTOASP,
     MRSTODSP,
     MRSTORSG,
     MRSTOSHR,
@@ -554,7 +554,7 @@ class MonitorCollector:
             )
             for pv in storage.paging.volumes:
                 out.append(
-                    MRSTOATC(
+                    MRSTOASP(
                         tod=tod,
                         rdev=pv.volume.base.addr,
                         volser=pv.volume.volser,

@@ -30,7 +30,7 @@ from .io import MRIODCAD, MRIODCST, MRIODDEV, MRIODHSK, MRIODLNK, MRIODVSW
 from .monitor import MRMTRDEV, MRMTREND, MRMTREPR, MRMTRSCH, MRMTRSPR, MRMTRSYS, MRMTRUSR
 from .processor import MRPRCMST, MRPRCPRP
 from .scheduler import MRSCLADL, MRSCLDDL
-from .storage import MRSTOASI, MRSTOATC, MRSTODSP, MRSTORSG, MRSTOSHR
+from .storage import MRSTOASI, MRSTOASP, MRSTODSP, MRSTORSG, MRSTOSHR
 from .system import (
     MRSYTCUG,
     MRSYTCUP,
@@ -67,7 +67,7 @@ __all__ = [
     "MRSCLADL",
     "MRSCLDDL",
     "MRSTOASI",
-    "MRSTOATC",
+    "MRSTOASP",
     "MRSTODSP",
     "MRSTORSG",
     "MRSTOSHR",
@@ -113,7 +113,7 @@ register(
     MRIODVSW,
     MRSYTEPM,
     MRSYTRSG,
-    MRSTOATC,
+    MRSTOASP,
     MRSTOASI,
     MRAPLEDT,
     MRSYTCUG,

@@ -9,32 +9,37 @@ from dataclasses import dataclass
 
 from .base import Record, at, char, gauge, ibm
 
-__all__ = ["MRSTOASI", "MRSTOATC", "MRSTODSP", "MRSTORSG", "MRSTOSHR"]
+__all__ = ["MRSTOASI", "MRSTOASP", "MRSTODSP", "MRSTORSG", "MRSTOSHR"]
 
 
 @dataclass(frozen=True, slots=True)
-class MRSTOATC(Record):
-    """D3 R7 — the page area of one CP-owned volume: slots, pages moved, CP's paging queue."""
+class MRSTOASP(Record):
+    """D3 R4 — auxiliary storage of one CP-owned volume: slots, pages moved, CP's paging queue.
+
+    (zvmsim wrote this as D3 R7 before; IBM's D3 R7, MRSTOATC, is an event
+    describing a page or spool area when its volume is attached.)
+    """
 
     DOMAIN = 3
-    NUMBER = 7
+    NUMBER = 4
     KEY = "rdev"
-    IBM = "MRSTOATC"
-    IBM_LENGTH = 52
-    IBM_URL = "https://www.ibm.com/support/pages/zvm/pubs/mon730/mrstoatc.html"
+    IBM = "MRSTOASP"
+    IBM_LENGTH = 172
+    IBM_URL = "https://www.ibm.com/support/pages/zvm/pubs/mon730/mrstoasp.html"
     tod: int
-    rdev: str = char(4, **at("STOATC_RDEVDEV", 48, 2, "hex"))
-    volser: str = char(6, **at("STOATC_CPVOLSER", 20, 6, "c"))
+    rdev: str = char(4, **at("STOASP_RDEVDEV", 26, 2, "hex"))
+    volser: str = char(6, **at("STOASP_CALVSER", 20, 6, "c"))
     slots: int = gauge()
     used: int = gauge()
-    pages_read: int = 0
-    pages_written: int = 0
-    blocks_read: int = 0
-    blocks_written: int = 0
+    pages_read: int = ibm("STOASP_EXPCTPRD", 48, 4)
+    pages_written: int = ibm("STOASP_EXPCTPWR", 52, 4)
+    blocks_read: int = ibm("STOASP_EXPCTSRD", 40, 4)  # start subchannels that read
+    blocks_written: int = ibm("STOASP_EXPCTSWR", 44, 4)  # ... and that wrote
     queue_us: int = 0  # time paging requests waited in CP's paging queue for the volume
     hf_queued: int = 0  # paging requests in that queue, summed over high-frequency samples
-    alloc_looks: int = 0  # times CP's page allocator looked at the volume for a block
-    alloc_uses: int = 0  # ... and placed the block there
+    # times CP's page allocator looked at the volume for a block, and placed the block there
+    alloc_looks: int = ibm("STOASP_CPVLOKAT", 160, 4)
+    alloc_uses: int = ibm("STOASP_CPVALOCD", 164, 4)
     extent_start: int = gauge()  # the page area's first cylinder (FCX109 Area Extent)
     extent_end: int = gauge()  # ... and its last
 
