@@ -14,7 +14,7 @@ import pytest
 
 import zvmsim
 from zvmsim.errors import ZvmsimError
-from zvmsim.monitor.records import MRSTOATC, MRSYTCUG, MRSYTCUP, decode
+from zvmsim.monitor.records import MRSTOASP, MRSYTCUG, MRSYTCUP, decode
 from zvmsim.perfkit.catalog import REPORTS
 from zvmsim.perfkit.render import Column, spans
 from zvmsim.scenario import Scenario, load_scenario
@@ -70,7 +70,7 @@ def test_cpowned_keeps_the_contract_columns(run_data) -> None:
 
 
 def test_page_area_record_carries_its_extent() -> None:
-    rec = MRSTOATC(tod=1, rdev="9F00", volser="VSPG01", slots=1803060, extent_end=10016)
+    rec = MRSTOASP(tod=1, rdev="9F00", volser="VSPG01", slots=1803060, extent_end=10016)
     assert decode(rec.to_bytes())[0] == rec
 
 

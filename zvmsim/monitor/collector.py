@@ -49,13 +49,14 @@ from .records import (
     MRSCLADL,
     MRSCLDDL,
     MRSTOASI,
-    MRSTOATC,
+    MRSTOASP,
     MRSTODSP,
     MRSTORSG,
     MRSTOSHR,
     MRSYTCUG,
     MRSYTCUP,
     MRSYTLCK,
+    MRSYTPRP,
     MRSYTRSG,
     MRSYTSXG,
     MRSYTSYG,
@@ -498,15 +499,22 @@ class MonitorCollector:
         for vm in m.users.values():
             unrun_virtual[vm.burst[3]] += procs.unrun(vm, now)[1]
         for cpu in range(procs.count):
+            busy, system = _us(procs.busy(cpu)), _us(procs.system(cpu))
+            virtual = _us(procs.virtual_s[cpu] - unrun_virtual[cpu])
+            out.append(
+                MRSYTPRP(
+                    tod=tod, cpu=cpu, prbtm_us=virtual, utime_us=busy - system, tmsys_us=system
+                )
+            )
             out.append(
                 MRPRCPRP(
                     tod=tod,
                     cpu=f"{cpu:02X}",
                     pu_type=m.config.processors.pu_type,
                     elapsed_us=_us(now),
-                    busy_us=_us(procs.busy(cpu)),
-                    virtual_us=_us(procs.virtual_s[cpu] - unrun_virtual[cpu]),
-                    system_us=_us(procs.system(cpu)),
+                    busy_us=busy,
+                    virtual_us=virtual,
+                    system_us=system,
                     susp_us=_us(procs.suspended(cpu)),
                 )
             )
@@ -546,7 +554,7 @@ class MonitorCollector:
             )
             for pv in storage.paging.volumes:
                 out.append(
-                    MRSTOATC(
+                    MRSTOASP(
                         tod=tod,
                         rdev=pv.volume.base.addr,
                         volser=pv.volume.volser,

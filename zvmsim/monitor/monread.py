@@ -63,7 +63,7 @@ from .monwrite import (
     VERSION,
     crc,
 )
-from .records import EBCDIC, HEADER, RECORD_TYPES, Record
+from .records import EBCDIC, HEADER, Item, Record, decode_item, known, merge_items
 
 __all__ = [
     "Damage",
@@ -116,6 +116,7 @@ class RecordSet:
     first_block: int
     blocks: int
     records: list[Record] = field(repr=False)
+    wire: int = 0  # records as they lie in the file (zvmsim's APPLDATA counted apart)
 
 
 def _is_ours(block: bytes) -> bool:
@@ -244,7 +245,7 @@ class MonwriteReader:
                 number = self._skip(blocks, exc, exc.block + 1)
                 continue
             totals[0] += 1
-            totals[1] += len(rset.records)
+            totals[1] += rset.wire
             expected = rset.number + 1
             self.sets_read += 1
             yield rset
@@ -322,8 +323,8 @@ class MonwriteReader:
             got = self._records(data, number + 1, start & 0xFFF, end - (start & ~0xFFF), True)
             seen = 0
             for rec in got:
-                seen |= 1 << (15 - rec.DOMAIN)
-                if (kind == EVENT) != (rec.DOMAIN in EVENT_DOMAINS) and kind != CONFIG:
+                seen |= 1 << (15 - rec.domain)
+                if (kind == EVENT) != (rec.domain in EVENT_DOMAINS) and kind != CONFIG:
                     raise self._error(number, "a record in a set of the wrong kind")
             if not got or len(got) != count or seen != domains:
                 raise self._error(number, MISMATCH)
@@ -339,7 +340,10 @@ class MonwriteReader:
             number += 1 + frames
             part += 1
             if not flags & CONTINUES:
-                return RecordSet(set_no, KINDS[kind], first, number - first, records), number
+                return RecordSet(
+                    set_no, KINDS[kind], first, number - first, self._merge(first, records),
+                    len(records),
+                ), number  # fmt: skip
             block = blocks.get(number)
             if block is None:
                 raise self._error(number, INSIDE)
@@ -383,15 +387,23 @@ class MonwriteReader:
             flags.add(flag)
             page += pages
         kind = "event" if flags == {EVENT} else "sample"
-        for rec in records:
+        merged = self._merge(number, records)
+        for rec in merged:
             if (rec.DOMAIN, rec.NUMBER) == SYSREC:
                 kind = "configuration"
                 self.sysid = self.sysid or str(getattr(rec, "sysid", "")).strip()
-        return RecordSet(expected, kind, number, page - number, records), page
+        return RecordSet(expected, kind, number, page - number, merged, len(records)), page
+
+    def _merge(self, number: int, items: list[Item]) -> list[Record]:
+        """The set's records, zvmsim's APPLDATA merged into the IBM record before it."""
+        try:
+            return merge_items(items)
+        except ZvmsimError as exc:
+            raise self._error(number, f"{exc}: the record set is damaged") from None
 
     def _records(self, data: bytearray, page: int, pos: int, end: int, strict: bool) -> list:
         """Decode the records from *pos* to *end* (inclusive) of pages starting at block *page*."""
-        out: list[Record] = []
+        out: list[Item] = []
         view = memoryview(data)
         unpack = HEADER.unpack_from
         while pos <= end:
@@ -414,8 +426,8 @@ class MonwriteReader:
                 raise self._error(block, f"no valid monitor record at byte {pos % BLOCK}", where)
             if strict and pos + size > page_end - HEADER.size and pos + size != end + 1:
                 raise self._error(block, "a frame without its end-of-frame record", where)
-            cls = RECORD_TYPES.get((domain, rec_no))
-            if cls is None:
+            body = bytes(view[pos + HEADER.size : pos + size])
+            if not known(domain, rec_no, body):
                 if strict:
                     raise self._error(
                         block, f"no valid monitor record at byte {pos % BLOCK}", where
@@ -423,12 +435,8 @@ class MonwriteReader:
                 self.skipped[(domain, rec_no)] += 1
             else:
                 try:
-                    out.append(
-                        cls.from_body(
-                            int.from_bytes(tod, "big"), bytes(view[pos + HEADER.size : pos + size])
-                        )
-                    )
-                except (ZvmsimError, UnicodeDecodeError, ValueError, TypeError):
+                    out.append(decode_item(domain, rec_no, int.from_bytes(tod, "big"), body))
+                except (ZvmsimError, UnicodeDecodeError, ValueError, TypeError, struct.error):
                     if strict:
                         what = f"record D{domain} R{rec_no} does not decode"
                         raise self._error(block, what, where) from None

@@ -123,7 +123,8 @@ class MonwriteWriter:
         self._blocks = 0  # blocks written or held so far (the next block's number)
         self._sets = 0
         self._messages = 0  # control records (IUCV messages) so far
-        self._records = 0
+        self._records = 0  # records in the file (our APPLDATA counted apart)
+        self._given = 0  # records handed to write()
         self._kind = CONFIG  # the configuration section comes first
         self._pending: list[bytes] = []  # the current set's encoded records
         self._held: list[bytearray] = []  # the last finished set's blocks, not yet written
@@ -152,10 +153,11 @@ class MonwriteWriter:
         self._kind = kind
         if type(record) is MRMTRSYS and not self._sets:
             self._sysid = str(getattr(record, "sysid", "")).ljust(8)[:8].encode(EBCDIC)
-        raw = record.to_bytes()
-        if len(raw) > FRAME_ROOM:
-            raise ZvmsimError(f"monitor record D{record.DOMAIN} R{record.NUMBER} is too long")
-        self._pending.append(raw)
+        self._given += 1
+        for raw in record.encode():  # IBM's record, then our APPLDATA for it (if any)
+            if len(raw) > FRAME_ROOM:
+                raise ZvmsimError(f"monitor record D{record.DOMAIN} R{record.NUMBER} is too long")
+            self._pending.append(raw)
         if type(record) is MRMTREND:
             self._flush()  # the end-of-interval record closes a sample set
 
@@ -175,7 +177,7 @@ class MonwriteWriter:
                 seal(block, number)
             self._release()
             self._closed = True
-        return MonwriteSummary(self._records, self._sets, self._blocks, self._blocks * BLOCK)
+        return MonwriteSummary(self._given, self._sets, self._blocks, self._blocks * BLOCK)
 
     def _release(self) -> None:
         for block in self._held:

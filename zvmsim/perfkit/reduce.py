@@ -35,7 +35,7 @@ from ..monitor.records import (
     MRPRCMST,
     MRPRCPRP,
     MRSTOASI,
-    MRSTOATC,
+    MRSTOASP,
     MRSTODSP,
     MRSTORSG,
     MRSTOSHR,
@@ -124,7 +124,7 @@ _SAMPLED: dict[type[Record], str] = {
     MRPRCPRP: "cpus",
     MRUSEACT: "users",
     MRIODDEV: "devices",
-    MRSTOATC: "pagevols",
+    MRSTOASP: "pagevols",
     MRSTOASI: "spaces",
     MRAPLEDT: "apps",
     MRSYTCUG: "lpus",
@@ -180,10 +180,16 @@ def _empty_set() -> dict:
 
 
 def _delta(new: Record, old: Record | None, where: str) -> Counters:
+    """Counter deltas (modulo the period of a counter IBM keeps narrow, as CP's wrap) and gauges."""
     out: Counters = {}
+    wraps = _moduli(type(new))
     for name in type(new).counters():
         value = getattr(new, name)
         before = getattr(old, name) if old is not None else 0
+        period = wraps.get(name)
+        if period is not None:
+            out[name] = (value - before) % period
+            continue
         if value < before:
             raise ZvmsimError(f"corrupt monitor data: counter {name} of {where} went backwards")
         out[name] = value - before
@@ -191,6 +197,16 @@ def _delta(new: Record, old: Record | None, where: str) -> Counters:
         if f.metadata.get("gauge"):
             out[f.name] = getattr(new, f.name)
     return out
+
+
+_MODULI: dict[type[Record], dict[str, int]] = {}
+
+
+def _moduli(kind: type[Record]) -> dict[str, int]:
+    got = _MODULI.get(kind)
+    if got is None:
+        got = _MODULI[kind] = kind.moduli()
+    return got
 
 
 def reduce(data: MonitorData) -> RunData:
@@ -343,7 +359,7 @@ _GAUGES = {
         MRSYTRSG,
         MRSYTSXG,
         MRUSEACT,
-        MRSTOATC,
+        MRSTOASP,
         MRSTOASI,
         MRIODDEV,
         MRPRCPRP,

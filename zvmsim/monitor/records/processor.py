@@ -1,0 +1,60 @@
+"""Domain 5 (Processor): sample records.
+
+Layouts and their sources: ``docs/monwrite-format.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import Record, char
+
+__all__ = ["MRPRCMST", "MRPRCPRP"]
+
+
+@dataclass(frozen=True, slots=True)
+class MRPRCPRP(Record):
+    """D5 R3 — one logical processor: busy, emulation and system time (us)."""
+
+    DOMAIN = 5
+    NUMBER = 3
+    KEY = "cpu"
+    tod: int
+    cpu: str = char(4)
+    pu_type: str = char(4)
+    elapsed_us: int = 0
+    busy_us: int = 0
+    virtual_us: int = 0
+    system_us: int = 0
+    susp_us: int = 0  # ready but not dispatched by PR/SM
+
+
+@dataclass(frozen=True, slots=True)
+class MRPRCMST(Record):
+    """D5 R11 (ours) — the master processor, its master-only PLDV, and VMCF.
+
+    Which processor is the master; how many users CP found waiting in the
+    master-only PLDV and in the other processors' dispatch vectors, summed
+    over high-frequency samples (VM/ESA 2.2.0 started counting the master-only
+    PLDV apart); the bursts the master took from its PLDV and their summed
+    wait there; VMDBKs moved to the master, dispatches on another processor
+    than the user's last (cache refills) and the processor time both cost;
+    VMCF functions (SEND, RECEIVE, REPLY) and SMSG commands done.
+    """
+
+    DOMAIN = 5
+    NUMBER = 11
+    KEY = "master"
+    tod: int
+    master: str = char(4)
+    hf_samples: int = 0
+    hf_master_pldv: int = 0
+    hf_pldv: int = 0
+    master_runs: int = 0
+    master_wait_us: int = 0
+    moves: int = 0
+    migrations: int = 0
+    switch_us: int = 0
+    refill_us: int = 0
+    vmcf: int = 0
+    smsg: int = 0
