@@ -12,9 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import simpy
-
 from .calibration import zvm_release
+from .clock import Clock
 from .config import PagingConfig, SystemConfig
 from .cp.agelist import AgeList
 from .cp.demandscan import DemandScan62
@@ -63,7 +62,7 @@ class Machine:
     def __init__(self, config: SystemConfig, seed: int = 1) -> None:
         self.config = config
         self.seed = seed
-        self.env = simpy.Environment()
+        self.env = Clock()
         self.streams = Streams(seed)
         cal = config.calibration
         path_us = cal.path_us
