@@ -129,25 +129,30 @@ class PagingDevices:
         volumes = self.volumes
         count = len(volumes)
         turn = self._turn
-        order = []
-        for k in range(count):
-            i = (turn + k) % count
-            vol = volumes[i]
+        # (work in flight, place in the rotation) as one number: load * count + k
+        keys = []
+        k = 0
+        for vol in volumes[turn:] + volumes[:turn]:
             if vol.slots - vol.used >= pages:
-                order.append((vol.volume.in_flight + vol.writes_pending, k, i))
-        if not order:
+                keys.append((vol.volume.in_flight + vol.writes_pending) * count + k)
+            k += 1
+        if not keys:
             raise self._full()
-        order.sort()
         alloc_free = self.alloc_free
-        best = -1
-        for _, _, i in order:
-            if self.volumes[i].look(alloc_free):
-                best = i
-                break
-        if best < 0:  # no look found room: the least-loaded volume takes it anyway
-            best = order[0][2]
+        first = min(keys)  # usually the first look finds room: no need to sort
+        best = (turn + first % count) % count
+        if not volumes[best].look(alloc_free):
+            keys.sort()
+            best = -1
+            for key in keys[1:]:
+                i = (turn + key % count) % count
+                if volumes[i].look(alloc_free):
+                    best = i
+                    break
+            if best < 0:  # no look found room: the least-loaded volume takes it anyway
+                best = (turn + first % count) % count
         self._turn = (best + 1) % count
-        self.volumes[best].used += pages
+        volumes[best].used += pages
         return best
 
     def _full(self) -> ZvmsimError:
