@@ -272,7 +272,13 @@ class Machine:
             else 0
         )
         self.scheduler = Scheduler(
-            self.env, config.srm, dpa, self._wss, exposures, self.processors.slice_s
+            self.env,
+            config.srm,
+            dpa,
+            self._wss,
+            exposures,
+            self.processors.slice_s,
+            spaces=self._guest_spaces,
         )
         self.processors.scheduler = self.scheduler
         count = config.processors.count
