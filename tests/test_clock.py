@@ -56,6 +56,8 @@ def test_clock_keeps_simpy_errors() -> None:
     env = Clock()
     with pytest.raises(ValueError, match="Negative delay"):
         env.timeout(-1)
+    with pytest.raises(ValueError, match="not a generator"):
+        env.process(42)
     env.run(until=1)
     with pytest.raises(ValueError, match="must be greater"):
         env.run(until=0.5)

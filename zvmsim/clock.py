@@ -4,8 +4,9 @@
 exactly SimPy's order (time, priority, then the order they were scheduled)
 and with SimPy's semantics, but with less work per event: :meth:`Clock.run`
 steps through the schedule in one loop instead of a method call per event,
-and :meth:`Clock.timeout` builds its event without the generic constructor
-path. Nothing in a run's outcome depends on which of the two is used.
+and :meth:`Clock.timeout` and :meth:`Clock.process` build their events
+without the generic constructor path. Nothing in a run's outcome depends
+on which of the two is used.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import simpy
 from simpy.core import NORMAL, URGENT, EmptySchedule, StopSimulation
-from simpy.events import Event, Timeout
+from simpy.events import Event, Initialize, Process, Timeout
 
 __all__ = ["Clock"]
 
@@ -42,6 +43,23 @@ class Clock(simpy.Environment):
         event._ok = True
         heappush(self._queue, (self._now + delay, NORMAL, next(self._eid), event))
         return event
+
+    def process(self, generator: Any) -> Process:  # type: ignore[override]
+        """A process running *generator* from now on (as ``simpy.Process``)."""
+        if not hasattr(generator, "throw"):
+            raise ValueError(f"{generator} is not a generator.")
+        proc = Process.__new__(Process)
+        proc.env = self
+        proc.callbacks = []
+        proc._generator = generator
+        start = Initialize.__new__(Initialize)  # what starts it, urgent like SimPy's
+        start.env = self
+        start.callbacks = [proc._resume]
+        start._value = None
+        start._ok = True
+        heappush(self._queue, (self._now, URGENT, next(self._eid), start))
+        proc._target = start
+        return proc
 
     def run(self, until: Any = None) -> Any:
         """Process events until *until* (a time or an event), as ``simpy.Environment.run``."""
