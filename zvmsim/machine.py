@@ -12,9 +12,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import simpy
-
 from .calibration import zvm_release
+from .clock import Clock
 from .config import PagingConfig, SystemConfig
 from .cp.agelist import AgeList
 from .cp.demandscan import DemandScan62
@@ -64,7 +63,7 @@ class Machine:
     def __init__(self, config: SystemConfig, seed: int = 1) -> None:
         self.config = config
         self.seed = seed
-        self.env = simpy.Environment()
+        self.env = Clock()
         self.streams = Streams(seed)
         cal = config.calibration
         path_us = cal.path_us
@@ -276,7 +275,13 @@ class Machine:
             else 0
         )
         self.scheduler = Scheduler(
-            self.env, config.srm, dpa, self._wss, exposures, self.processors.slice_s
+            self.env,
+            config.srm,
+            dpa,
+            self._wss,
+            exposures,
+            self.processors.slice_s,
+            spaces=self._guest_spaces,
         )
         self.processors.scheduler = self.scheduler
         count = config.processors.count

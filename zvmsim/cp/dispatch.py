@@ -115,6 +115,8 @@ class Processors:
         "wakes",
         "lock",
         "redispatch_s",
+        "_freed_cbs",
+        "_next_cbs",
     )
 
     def __init__(
@@ -163,6 +165,9 @@ class Processors:
         self.wakes = [0] * count  # bursts started on a waiting processor (PR/SM dispatches)
         self.lock: Any = None  # CP's scheduler spin lock, when modelled (see attach_lock)
         self.redispatch_s = 0.0  # PR/SM's time to dispatch a waking processor (set_redispatch)
+        # per processor, the callbacks at a burst's end and a moment later (made once)
+        self._freed_cbs = [self._freed_cb(cpu) for cpu in range(count)]
+        self._next_cbs = [self._next_cb(cpu) for cpu in range(count)]
 
     def set_redispatch(self, seconds: float) -> None:
         """Each time a logical processor leaves its wait state, PR/SM takes *seconds*
@@ -202,42 +207,47 @@ class Processors:
             cp_s += self.switch_s
             self.moves += 1
             self.switch_time_s += self.switch_s
+        env = self.env
+        now = env._now
         if user.elisted:  # not admitted: the burst waits for the scheduler first
-            return self.env.process(self._after_admission(user, virtual_s, cp_s))
-        if user.limithard and user.limit_free_at > self.env.now:  # over its limit: held back
-            return self.env.process(self._after_limit(user, virtual_s, cp_s))
-        if user.reorder_until > self.env.now:  # CP is reordering its pages: it is stopped
-            return self.env.process(self._after_reorder(user, virtual_s, cp_s))
+            return env.process(self._after_admission(user, virtual_s, cp_s))
+        if user.limithard and user.limit_free_at > now:  # over its limit: held back
+            return env.process(self._after_limit(user, virtual_s, cp_s))
+        if user.reorder_until > now:  # CP is reordering its pages: it is stopped
+            return env.process(self._after_reorder(user, virtual_s, cp_s))
         if master or user.on_master:
             if master or self.staying(user):  # it goes on: it stays on the master
                 return self._run_master(user, virtual_s, cp_s)
             user.on_master = False  # it waited: a reason to move off
         total = virtual_s + cp_s + user.pending_cp_s
         if total > self.slice_s * 1.000001:
-            return self.env.process(self._sliced(user, virtual_s, cp_s))
+            return env.process(self._sliced(user, virtual_s, cp_s))
         user.pending_cp_s = 0.0
-        start_tag = max(user.vfinish, self._vclock)
+        vclock = self._vclock
+        start_tag = vclock if vclock > user.vfinish else user.vfinish  # max(), its tie
         user.vfinish = start_tag + total / user.weight
         seq = next(self._seq)
-        if self.excess is not None:  # the defect orders bursts by its deadlines
-            self.excess.tag(seq, user, total, self.env.now)
+        excess = self.excess
+        if excess is not None:  # the defect orders bursts by its deadlines
+            excess.tag(seq, user, total, now)
         if not self._ready:
-            free_at, now = self.free_at, self.env.now
+            free_at = self.free_at
+            master_q = self._master_q
             cpu = free_at.index(min(free_at))
-            if self._master_q and cpu == self.master:  # the master has its own work waiting
+            if master_q and cpu == self.master:  # the master has its own work waiting
                 cpu = min(range(self.count), key=lambda c: (c == self.master, free_at[c]))
             if (
                 self.refill_s
                 and free_at[user.burst[3]] <= now
-                and not (self._master_q and user.burst[3] == self.master)
+                and not (master_q and user.burst[3] == self.master)
             ):
                 cpu = user.burst[3]  # its last processor is free: its cache is warm there
-            if free_at[cpu] <= now and not (self._master_q and cpu == self.master):
+            if free_at[cpu] <= now and not (master_q and cpu == self.master):
                 self._vclock = start_tag
-                if self.excess is not None:
-                    self.excess.forget(seq)
+                if excess is not None:
+                    excess.forget(seq)
                 return self._place(cpu, user, total, virtual_s)
-        event = self.env.event()
+        event = env.event()
         heapq.heappush(self._ready, (start_tag, seq, user, total, virtual_s, event))
         user.state = CPU
         return event
@@ -251,30 +261,33 @@ class Processors:
         waiter: simpy.Event | None = None,
     ) -> simpy.Timeout:
         """Start *user*'s burst on the free processor *cpu* now (*waiter* fires at its end)."""
-        start = self.env.now
+        env = self.env
+        start = now = env._now
         if self.refill_s and cpu != user.burst[3] and user is not self.cp and user.tcpu_s:
             total += self.refill_s  # its working set is in another processor's cache
             self.migrations += 1
             self.refill_time_s += self.refill_s
-        woke = self.free_at[cpu] < start - 1e-9
+        free_at = self.free_at
+        woke = free_at[cpu] < start - 1e-9
         if woke:
             self.wakes[cpu] += 1
             if self.redispatch_s:
                 start = self._redispatch(cpu, start)
         if self.lock is not None:
             start = self._take_lock(cpu, start, 2 if woke else 1)
-        if user.limithard and self.limits is not None:  # SET SRM LIMITHARD's method
-            user.limit_free_at = self.limits.free_at(user, start, total)
-        elif user.limithard:
-            rate = user.share_absolute / 100.0 * self.count  # processors' worth it may use
-            user.limit_free_at = start + total / rate
+        if user.limithard:
+            if self.limits is not None:  # SET SRM LIMITHARD's method
+                user.limit_free_at = self.limits.free_at(user, start, total)
+            else:
+                rate = user.share_absolute / 100.0 * self.count  # processors' worth it may use
+                user.limit_free_at = start + total / rate
         speed = self.speed[cpu]
         if speed == 1.0:
             end = start + total
         else:
             end = start + total / speed
             self.susp_s[cpu] += end - start - total
-        self.free_at[cpu] = end
+        free_at[cpu] = end
         if self._segments is not None:
             self._segments[cpu].append((start, end, speed))
         self.busy_s[cpu] += total
@@ -285,10 +298,10 @@ class Processors:
         user.tcpu_s += total
         user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
         user.state = RUN
-        done = self.env.timeout(end - self.env.now)
+        done = env.timeout(end - now)
         if waiter is not None:
             done.callbacks.append(lambda _event: waiter.succeed())
-        done.callbacks.append(lambda _event, cpu=cpu: self._freed(cpu))
+        done.callbacks.append(self._freed_cbs[cpu])
         return done
 
     def _redispatch(self, cpu: int, now: float) -> float:
@@ -311,11 +324,20 @@ class Processors:
             self._segments[cpu].append((now, now + wall, cp_s / wall))
         return now + wall
 
-    def _freed(self, cpu: int) -> None:
-        """*cpu* finished a burst. If others are ready, choose among them a moment later,
-        so that a user going on at once (the end of a time slice) competes too."""
-        if self._ready or (cpu == self.master and self._master_q):
-            self.env.timeout(0).callbacks.append(lambda _event: self._next(cpu))
+    def _freed_cb(self, cpu: int) -> Callable[[simpy.Event], None]:
+        """The callback of a burst's end on *cpu*: if others are ready, choose among
+        them a moment later, so that a user going on at once (the end of a time
+        slice) competes too."""
+
+        def freed(_event: simpy.Event) -> None:
+            if self._ready or (cpu == self.master and self._master_q):
+                self.env.timeout(0).callbacks.append(self._next_cbs[cpu])
+
+        return freed
+
+    def _next_cb(self, cpu: int) -> Callable[[simpy.Event], None]:
+        """The callback that starts the next ready burst on *cpu* (:meth:`_next`)."""
+        return lambda _event: self._next(cpu)
 
     def _next(self, cpu: int) -> None:
         """Start the ready queue's first burst on *cpu*, if it is still free (the master

@@ -95,6 +95,7 @@ class VolumeIO:
         "_serial",
         "_turn",
         "started",
+        "in_flight",
         "held",
         "device",
     )
@@ -126,6 +127,9 @@ class VolumeIO:
         self._serial = bool(paths) and all(p.serial for p in paths)
         self._turn = 0  # where a serial path search starts (rotates)
         self.started = 0  # I/O requests CP accepted for this volume (queued or not)
+        # requests accepted but not finished: queued plus running on an exposure
+        # (kept as I/Os start and end, so CP's paging allocator reads it cheaply)
+        self.in_flight = 0
         # requests CP's paging manager holds for this device before it starts
         # them (queued page writes): not yet I/O requests of this layer
         self.held = 0
@@ -138,15 +142,6 @@ class VolumeIO:
         if self.device is None:
             self.device = simpy.Resource(self.env, capacity=1)
         return self.device
-
-    @property
-    def in_flight(self) -> int:
-        """Requests accepted but not finished: queued plus running on an exposure."""
-        n = len(self._queue)
-        for rdev in self.exposures:
-            if rdev.busy:
-                n += 1
-        return n
 
     @property
     def queued(self) -> int:
@@ -186,6 +181,7 @@ class VolumeIO:
         if state is not None:
             user.state = state
         self.started += 1
+        self.in_flight += 1
         base = self.base
         if not base.busy:
             rdev = base
@@ -227,6 +223,7 @@ class VolumeIO:
             path.write_bytes += nbytes
         user.pending_cp_s += self._rio_s
         self.processors.field_interrupt()
+        self.in_flight -= 1
         if self._queue:
             self._finish(rdev)
         else:

@@ -757,6 +757,31 @@ class Storage:
         untouched = 0 if written_only else space.untouched
         return self._touch_one(user, space, untouched, space.resident)
 
+    def read_written_run(
+        self, user: Vmdbk, space: Space, count: int, cp_s: float
+    ) -> tuple[int, Generator | None]:
+        """Up to *count* guest reads of written pages of a counted space, each a
+        virtual I/O costing CP *cp_s* then :meth:`touch_counted` with *written_only*
+        (inline: the same draws, in the same order), until one needs a step.
+
+        Returns (reads done, the step to ``yield from`` or None)."""
+        rnd = self.rnd
+        done = 0
+        while done < count:
+            done += 1
+            user.vio += 1
+            user.pending_cp_s += cp_s
+            resident = space.resident
+            pick = rnd.random() * (resident + space.xstor + space.dasd)
+            if pick < resident:
+                if rnd.random() * space.resident >= space.referenced:
+                    space.referenced += 1
+            elif pick - resident < space.xstor:
+                self.xstore_in_counted(user, space, 1)
+            elif space.dasd:
+                return done, self.read_counted(user, space)
+        return done, None
+
     def _touch_one(
         self, user: Vmdbk, space: Space, untouched: int, resident: int
     ) -> Generator | None:

@@ -110,6 +110,7 @@ class VdiskFormatter(Workload):
         ios, per_io = p["ios_per_step"], self.pages_per_io
         virtual = ios * p["virtual_us_per_io"] / 1e6
         cp = ios * (self._vio_s + p["blocks_per_io"] * self._block_s)
+        read_cp = self._vio_s + PAGE_BLOCKS * self._block_s  # a read of the formatted VDISK
         space = self.vdisk
         while True:
             vm.state = TIW
@@ -124,10 +125,10 @@ class VdiskFormatter(Workload):
                 continue
             # the formatted VDISK in use: a few reads, then detach
             reads = poisson(rnd, p["reads_per_s"] * p["step_gap_s"])
-            for _ in range(reads):
-                vm.vio += 1
-                vm.pending_cp_s += self._vio_s + PAGE_BLOCKS * self._block_s
-                step = storage.touch_counted(vm, space, written_only=True)  # type: ignore[union-attr]
+            left = reads
+            while left:  # each a virtual I/O and a touch of a written page
+                done, step = storage.read_written_run(vm, space, left, read_cp)  # type: ignore[union-attr]
+                left -= done
                 if step is not None:
                     yield from step
             yield cpu.run(vm, p["virtual_us_per_io"] / 1e6 * max(1, reads), 0.0)

@@ -1,0 +1,78 @@
+"""The Clock runs events in SimPy's order, with SimPy's semantics."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import simpy
+
+from zvmsim.clock import Clock
+
+
+def _trace(env: simpy.Environment) -> list[tuple]:
+    """What a few processes with ties, zero delays, events and a failure do, in order."""
+    rnd = random.Random(7)
+    seen: list[tuple] = []
+    gate = env.event()
+
+    def worker(name: int):
+        for step in range(30):
+            delay = rnd.choice([0, 0.5, 1.0, rnd.random()])
+            value = yield env.timeout(delay, value=(name, step))
+            seen.append((env.now, "t", value))
+            if step == 10 and name == 0:
+                gate.succeed("open")
+        return name
+
+    def waiter():
+        value = yield gate
+        seen.append((env.now, "gate", value))
+        done = yield env.process(worker(9))
+        seen.append((env.now, "done", done))
+        try:
+            yield env.process(failing())
+        except KeyError as exc:
+            seen.append((env.now, "caught", str(exc)))
+
+    def failing():
+        yield env.timeout(0.25)
+        raise KeyError("boom")
+
+    for name in range(4):
+        env.process(worker(name))
+    env.process(waiter())
+    env.run(until=7.5)
+    seen.append((env.now, "paused", None))
+    env.run()
+    return seen
+
+
+def test_clock_runs_events_in_simpy_order() -> None:
+    assert _trace(Clock()) == _trace(simpy.Environment())
+
+
+def test_clock_keeps_simpy_errors() -> None:
+    env = Clock()
+    with pytest.raises(ValueError, match="Negative delay"):
+        env.timeout(-1)
+    with pytest.raises(ValueError, match="not a generator"):
+        env.process(42)
+    env.run(until=1)
+    with pytest.raises(ValueError, match="must be greater"):
+        env.run(until=0.5)
+
+    def failing():
+        yield env.timeout(1)
+        raise RuntimeError("unhandled")
+
+    env.process(failing())
+    with pytest.raises(RuntimeError, match="unhandled"):
+        env.run()
+
+
+def test_clock_runs_until_an_event() -> None:
+    env = Clock()
+    stop = env.timeout(3, value="stopped")
+    assert env.run(until=stop) == "stopped"
+    assert env.now == 3
