@@ -349,7 +349,7 @@ SEED_MISSES: dict[tuple[str, str, str], tuple[int, ...]] = {
     ("fine", "", "resp_ms@0D10"): (1, 2),
     ("fine", "", "pct_act@PERFSVM"): (1,),
     ("fine", "", "pct_cpu@DTCVSW2"): (1, 2),
-    ("fine", "", "pct_tiw@DTCVSW2"): (1,),
+    ("fine", "", "pct_tiw@DTCVSW2"): (1, 2),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@67 and 69"): (1,),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "dist_0_10@67 and 69"): (1,),
 }
