@@ -8,10 +8,12 @@ report lines they give.
 
 from __future__ import annotations
 
+import ibm_monwrite
 import ibm_records as ibm
 import pytest
 
 import zvmsim
+from zvmsim.cli import main as cli_main
 from zvmsim.errors import ZvmsimError
 from zvmsim.monitor.records import (
     MRIODDEV,
@@ -129,6 +131,11 @@ def test_ssch_counter_wraps_like_cps() -> None:
 
 
 def _run(ssch: tuple[int, int] = (10_000, 16_000)) -> MonitorData:
+    """A one-interval run (:func:`_groups`) as zvmsim's reader decodes it."""
+    return MonitorData(_all(b"".join(_groups(ssch))))
+
+
+def _groups(ssch: tuple[int, int] = (10_000, 16_000)) -> list[bytes]:
     """A one-interval run: configuration, then two sample sets a minute apart.
 
     *ssch* are the device's true cumulative SSCH counts; the 4-byte fields
@@ -170,7 +177,7 @@ def _run(ssch: tuple[int, int] = (10_000, 16_000)) -> MonitorData:
                 )
             )
         )
-    return MonitorData(_all(config + b"".join(sets)))
+    return [config, *sets]
 
 
 def test_fcx108_line_from_ibm_records() -> None:
@@ -182,9 +189,35 @@ def test_fcx108_line_from_ibm_records() -> None:
     assert row["disc_ms"] == pytest.approx(0.896)
     assert row["pct_busy"] == pytest.approx(100 * 100 * (1.28 + 0.256 + 0.896) / 1000)
     line = next(x for x in rep.text.splitlines() if x.lstrip().startswith("E700"))
-    # I/O 100/s, avoid .0, pend .3, disc .9, conn 1.3, serv 2.4, resp 2.4, cuwt .0, qued .0,
-    # busy 24 %, then Perfkit's columns zvmsim does not simulate
-    assert line.split()[:16] == ("E700 3390 LX0001 3 2 100 .0 .3 .9 1.3 2.4 2.4 .0 .0 24 0".split())
+    assert line.split()[:16] == E700_LINE
+
+
+# I/O 100/s, avoid .0, pend .3, disc .9, conn 1.3, serv 2.4, resp 2.4, cuwt .0, qued .0,
+# busy 24 %, then Perfkit's columns zvmsim does not simulate
+E700_LINE = "E700 3390 LX0001 3 2 100 .0 .3 .9 1.3 2.4 2.4 .0 .0 24 0".split()
+
+
+def _split(data: bytes) -> list[bytes]:
+    """The records of *data*, each as long as its MRHDRLEN says."""
+    out, offset = [], 0
+    while offset < len(data):
+        length = int.from_bytes(data[offset : offset + 2], "big")
+        out.append(data[offset : offset + length])
+        offset += length
+    return out
+
+
+def test_an_ibm_monwrite_file_of_hand_built_records_is_reduced(tmp_path, capsys) -> None:
+    """Neither the records nor their container come from zvmsim's writer: the
+    records from IBM's record layouts (ibm_records), the file from IBM's MONWRITE
+    layout (ibm_monwrite), one sample message per sample set."""
+    raw = ibm_monwrite.monwrite_file([(ibm_monwrite.SAMPLE, [_split(g)]) for g in _groups()])
+    path = tmp_path / "from-a-real-system.mon"
+    path.write_bytes(raw)
+    assert cli_main(["report", "--from", str(path), "FCX108"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.lstrip().startswith("E700"))
+    assert line.split()[:16] == E700_LINE
 
 
 def test_fcx112_line_from_ibm_records() -> None:
