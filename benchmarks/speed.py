@@ -32,6 +32,7 @@ import time
 import simpy
 
 import zvmsim
+from zvmsim import runcache
 from zvmsim.machine import Machine
 from zvmsim.scenario import load_scenario
 
@@ -40,6 +41,8 @@ CONDITIONS = {
     "MDC on, no fix": {"mdc": "on"},
     "MDC on, VM64199": {"mdc": "on", "vm64199": "on"},
 }
+
+runcache.ENABLED = False  # every figure is of a run simulated here, never read back
 
 
 def simulated(knobs: dict) -> tuple[int, float]:
