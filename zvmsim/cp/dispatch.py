@@ -288,7 +288,7 @@ class Processors:
             end = start + total / speed
             self.susp_s[cpu] += end - start - total
         free_at[cpu] = end
-        if self._segments is not None:
+        if self._segments is not None and end != start:  # an empty one adds nothing
             self._segments[cpu].append((start, end, speed))
         self.busy_s[cpu] += total
         self.virtual_s[cpu] += virtual_s
