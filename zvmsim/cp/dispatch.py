@@ -470,13 +470,44 @@ class Processors:
         """An interrupt for CP: where PR/SM's redispatch is modelled and a processor
         waits (with no work queued), the one waiting longest wakes, is dispatched again
         and runs *cp_s* of system time. False where none woke."""
-        if not self.redispatch_s or self._ready or self._master_q:
+        redispatch_s = self.redispatch_s
+        if not redispatch_s or self._ready or self._master_q:
             return False
         free_at = self.free_at
-        cpu = free_at.index(min(free_at))
-        if free_at[cpu] >= self.env.now - 1e-9:
+        low = min(free_at)
+        env = self.env
+        now = env._now
+        if low >= now - 1e-9:
             return False
-        self._place(cpu, self.cp, cp_s, 0.0)
+        cpu = free_at.index(low)
+        cp = self.cp
+        if self.lock is not None or cp.limithard:
+            self._place(cpu, cp, cp_s, 0.0)
+            return True
+        # _place's steps for CP's own burst on a waiting processor, in its order
+        self.wakes[cpu] += 1
+        start = now + redispatch_s  # _redispatch
+        susp_s = self.susp_s
+        susp_s[cpu] += redispatch_s
+        segments = self._segments[cpu]  # type: ignore[index]
+        segments.append((now, start, 0.0))
+        speed = self.speed[cpu]
+        if speed == 1.0:
+            end = start + cp_s
+        else:
+            end = start + cp_s / speed
+            susp_s[cpu] += end - start - cp_s
+        free_at[cpu] = end
+        if end != start:
+            segments.append((start, end, speed))
+        self.busy_s[cpu] += cp_s
+        self.virtual_s[cpu] += 0.0
+        self.system_s[cpu] += cp_s
+        cp.vcpu_s += 0.0
+        cp.tcpu_s += cp_s
+        cp.burst = (start, end, 0.0, cpu, speed)
+        cp.state = RUN
+        env.timeout(end - now).callbacks.append(self._freed_cbs[cpu])
         return True
 
     def busy(self, cpu: int) -> float:
