@@ -47,8 +47,10 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
+from operator import itemgetter
 from typing import Any
 
 import simpy
@@ -56,6 +58,8 @@ import simpy
 from .vmdbk import CFW, CPU, IOA, LIM, RUN, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
+
+_END = itemgetter(1)  # a segment's end
 
 AFFINITY_LOOK = 4  # ready entries a free processor looks through for one of its own
 SYSTEM_FLUSH_S = 0.0005  # CP time gathered (SystemTime) before it is placed
@@ -138,7 +142,9 @@ class Processors:
         self.speed = [1.0] * count  # share of real time PR/SM dispatches each, for new bursts
         self.susp_s = [0.0] * count  # placed suspended time (PR/SM did not dispatch us)
         # once PR/SM slows us down: per processor, the placed bursts (start, end, speed)
-        self._segments: list[deque[tuple[float, float, float]]] | None = None
+        # (each processor's in time order: a burst is placed only on a free processor,
+        # so the ends never go back and the ended ones are a prefix, cut by bisection)
+        self._segments: list[list[tuple[float, float, float]]] | None = None
         self.scheduler: Any = None  # the scheduler, for users waiting in the eligible list
         self.slice_s = slice_us / 1e6  # the dispatch time slice
         # the ready queue: (virtual start, sequence, user, total, virtual, event)
@@ -180,7 +186,7 @@ class Processors:
         """Keep each processor's placed segments (busy and suspended) from now on."""
         if self._segments is None:
             now = self.env.now
-            self._segments = [deque([(now, f, 1.0)]) if f > now else deque() for f in self.free_at]
+            self._segments = [[(now, f, 1.0)] if f > now else [] for f in self.free_at]
 
     def attach_lock(self, lock: Any) -> None:
         """Take *lock* (a :class:`~zvmsim.cp.spinlock.SpinLock`) at every dispatch, and
@@ -524,8 +530,11 @@ class Processors:
         if self._segments is None:
             return max(0.0, self.free_at[cpu] - now), 0.0
         segs = self._segments[cpu]
-        while segs and segs[0][1] <= now:
-            segs.popleft()
+        if segs:
+            if segs[-1][1] <= now:  # all have ended
+                segs.clear()
+            elif segs[0][1] <= now:  # drop the ended ones, a prefix (ends in order)
+                del segs[: bisect_right(segs, now, key=_END)]
         busy = susp = 0.0
         for start, end, speed in segs:
             wall = end - (start if start > now else now)
@@ -548,7 +557,7 @@ class Processors:
             if speed == 1.0:
                 return
             now = self.env.now  # bursts placed so far ran (or will run) at full speed
-            self._segments = [deque([(now, f, 1.0)]) if f > now else deque() for f in self.free_at]
+            self._segments = [[(now, f, 1.0)] if f > now else [] for f in self.free_at]
         self.speed = [speed] * self.count
 
     @staticmethod
