@@ -47,8 +47,10 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
+from operator import itemgetter
 from typing import Any
 
 import simpy
@@ -56,6 +58,8 @@ import simpy
 from .vmdbk import CFW, CPU, IOA, LIM, RUN, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
+
+_END = itemgetter(1)  # a segment's end
 
 AFFINITY_LOOK = 4  # ready entries a free processor looks through for one of its own
 SYSTEM_FLUSH_S = 0.0005  # CP time gathered (SystemTime) before it is placed
@@ -138,7 +142,9 @@ class Processors:
         self.speed = [1.0] * count  # share of real time PR/SM dispatches each, for new bursts
         self.susp_s = [0.0] * count  # placed suspended time (PR/SM did not dispatch us)
         # once PR/SM slows us down: per processor, the placed bursts (start, end, speed)
-        self._segments: list[deque[tuple[float, float, float]]] | None = None
+        # (each processor's in time order: a burst is placed only on a free processor,
+        # so the ends never go back and the ended ones are a prefix, cut by bisection)
+        self._segments: list[list[tuple[float, float, float]]] | None = None
         self.scheduler: Any = None  # the scheduler, for users waiting in the eligible list
         self.slice_s = slice_us / 1e6  # the dispatch time slice
         # the ready queue: (virtual start, sequence, user, total, virtual, event)
@@ -180,7 +186,7 @@ class Processors:
         """Keep each processor's placed segments (busy and suspended) from now on."""
         if self._segments is None:
             now = self.env.now
-            self._segments = [deque([(now, f, 1.0)]) if f > now else deque() for f in self.free_at]
+            self._segments = [[(now, f, 1.0)] if f > now else [] for f in self.free_at]
 
     def attach_lock(self, lock: Any) -> None:
         """Take *lock* (a :class:`~zvmsim.cp.spinlock.SpinLock`) at every dispatch, and
@@ -288,7 +294,7 @@ class Processors:
             end = start + total / speed
             self.susp_s[cpu] += end - start - total
         free_at[cpu] = end
-        if self._segments is not None:
+        if self._segments is not None and end != start:  # an empty one adds nothing
             self._segments[cpu].append((start, end, speed))
         self.busy_s[cpu] += total
         self.virtual_s[cpu] += virtual_s
@@ -470,13 +476,44 @@ class Processors:
         """An interrupt for CP: where PR/SM's redispatch is modelled and a processor
         waits (with no work queued), the one waiting longest wakes, is dispatched again
         and runs *cp_s* of system time. False where none woke."""
-        if not self.redispatch_s or self._ready or self._master_q:
+        redispatch_s = self.redispatch_s
+        if not redispatch_s or self._ready or self._master_q:
             return False
         free_at = self.free_at
-        cpu = free_at.index(min(free_at))
-        if free_at[cpu] >= self.env.now - 1e-9:
+        low = min(free_at)
+        env = self.env
+        now = env._now
+        if low >= now - 1e-9:
             return False
-        self._place(cpu, self.cp, cp_s, 0.0)
+        cpu = free_at.index(low)
+        cp = self.cp
+        if self.lock is not None or cp.limithard:
+            self._place(cpu, cp, cp_s, 0.0)
+            return True
+        # _place's steps for CP's own burst on a waiting processor, in its order
+        self.wakes[cpu] += 1
+        start = now + redispatch_s  # _redispatch
+        susp_s = self.susp_s
+        susp_s[cpu] += redispatch_s
+        segments = self._segments[cpu]  # type: ignore[index]
+        segments.append((now, start, 0.0))
+        speed = self.speed[cpu]
+        if speed == 1.0:
+            end = start + cp_s
+        else:
+            end = start + cp_s / speed
+            susp_s[cpu] += end - start - cp_s
+        free_at[cpu] = end
+        if end != start:
+            segments.append((start, end, speed))
+        self.busy_s[cpu] += cp_s
+        self.virtual_s[cpu] += 0.0
+        self.system_s[cpu] += cp_s
+        cp.vcpu_s += 0.0
+        cp.tcpu_s += cp_s
+        cp.burst = (start, end, 0.0, cpu, speed)
+        cp.state = RUN
+        env.timeout(end - now).callbacks.append(self._freed_cbs[cpu])
         return True
 
     def busy(self, cpu: int) -> float:
@@ -493,8 +530,11 @@ class Processors:
         if self._segments is None:
             return max(0.0, self.free_at[cpu] - now), 0.0
         segs = self._segments[cpu]
-        while segs and segs[0][1] <= now:
-            segs.popleft()
+        if segs:
+            if segs[-1][1] <= now:  # all have ended
+                segs.clear()
+            elif segs[0][1] <= now:  # drop the ended ones, a prefix (ends in order)
+                del segs[: bisect_right(segs, now, key=_END)]
         busy = susp = 0.0
         for start, end, speed in segs:
             wall = end - (start if start > now else now)
@@ -517,7 +557,7 @@ class Processors:
             if speed == 1.0:
                 return
             now = self.env.now  # bursts placed so far ran (or will run) at full speed
-            self._segments = [deque([(now, f, 1.0)]) if f > now else deque() for f in self.free_at]
+            self._segments = [[(now, f, 1.0)] if f > now else [] for f in self.free_at]
         self.speed = [speed] * self.count
 
     @staticmethod

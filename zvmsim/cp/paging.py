@@ -65,6 +65,7 @@ class PageVolume:
     queue_s: float = 0.0  # time queued writes waited in CP's paging queue before starting
     # queued blocks: [pages not yet written, when queued, whether an I/O started]
     writes: deque[list] = field(default_factory=deque)
+    queued: int = 0  # pages in ``writes`` not yet written (their sum, kept as they change)
     writing: bool = False  # a writer process is draining the queue
     cylinders: int = 0  # the page area's cylinders (the whole volume), 0 if not given
     looks: int = 0  # times CP's allocator looked at this volume for a block
@@ -221,6 +222,7 @@ class PagingDevices:
         """
         vol = self.volumes[index]
         vol.writes.append([pages, self.env.now, False])
+        vol.queued += pages
         vol.writes_pending += 1
         vol.volume.held += 1
         self._kick(vol)
@@ -271,7 +273,7 @@ class PagingDevices:
         system, env = self.system, self.env
         writes = vol.writes
         while writes and not vol.volume.in_flight:
-            run = vol.run_pages(sum(w[0] for w in writes), self.alloc_window)
+            run = vol.run_pages(vol.queued, self.alloc_window)
             pages = 0
             while writes and pages < run:
                 entry = writes[0]
@@ -280,6 +282,7 @@ class PagingDevices:
                     vol.queue_s += env.now - entry[1]
                 take = min(entry[0], run - pages)
                 entry[0] -= take
+                vol.queued -= take
                 pages += take
                 if not entry[0]:
                     writes.popleft()

@@ -29,8 +29,19 @@ def timer_hz(workloads: Iterable) -> float:
 
 
 def timer_pops(env: simpy.Environment, processors: Processors, hz: float) -> Generator:
-    """Pop the guests' timers *hz* times a second; each pop wakes a waiting processor."""
+    """Pop the guests' timers *hz* times a second; each pop wakes a waiting processor.
+
+    A process that starts the pops and then waits for good: each pop is a
+    timeout whose callback wakes a processor and schedules the next pop (the
+    same events, in the same order, as a loop of timeouts, without resuming a
+    generator at each one).
+    """
     gap = 1.0 / hz
-    while True:
-        yield env.timeout(gap)
-        processors.wake(0.0)
+    timeout, wake = env.timeout, processors.wake
+
+    def pop(_event: simpy.Event) -> None:
+        wake(0.0)
+        timeout(gap).callbacks.append(pop)
+
+    timeout(gap).callbacks.append(pop)
+    yield env.event()  # never triggered: the pops go on by themselves
