@@ -30,7 +30,7 @@ def _system(reorder: bool, frames: int = 9 * GB) -> tuple[simpy.Environment, Sto
     procs = Processors(env, 2)
     paging = PagingDevices(env, [], Vmdbk("SYSTEM"))
     st = Storage(
-        env, frames, 4 * GB, 1000, 2000, paging, procs, 8, 2, PATHS, random.Random(1),
+        env, frames, 4 * GB, 1000, 2000, paging, procs, 2, PATHS, random.Random(1),
         reorder_rnd=random.Random(7) if reorder else None,
     )  # fmt: skip
     st.policy = DemandScan62()
