@@ -12,21 +12,13 @@ import sys
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+from zvmsim.warmup import NOTEBOOKS, run_notebook
 
 
 def execute(path: Path) -> None:
     """Execute *path* top to bottom in its own folder and save it with outputs."""
-    nb = nbformat.read(path, as_version=4)
-    NotebookClient(
-        nb,
-        timeout=600,
-        kernel_name="python3",
-        record_timing=False,  # no timestamps: diffs and merges show only real changes
-        resources={"metadata": {"path": str(path.parent)}},
-    ).execute()
+    nb = run_notebook(path, timeout=600)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
     nbformat.write(nb, path)

@@ -37,10 +37,9 @@ def simulate(
     def make() -> MonitorData:
         return _machine(scenario, knobs, seed, duration, interval).run(progress=progress)
 
-    inputs = (scenario, sorted((knobs or {}).items()), seed, duration, interval)
-    if folder() is None:
+    if folder() is None:  # the cache is off: nothing to key
         return make()
-    data = cached_run(inputs, make)
+    data = cached_run((scenario, sorted((knobs or {}).items()), seed, duration, interval), make)
     if progress is not None:
         progress(1.0)
     return data

@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from .runcache import ENV, folder
 
-__all__ = ["notebooks", "warm"]
+__all__ = ["notebooks", "run_notebook", "warm"]
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
@@ -32,19 +33,27 @@ def notebooks(names: list[str]) -> list[Path]:
     return paths
 
 
-def warm(path: Path) -> str:
-    """Execute *path* for its runs' sake; one line saying how it went."""
+def run_notebook(path: Path, timeout: float = 900) -> Any:
+    """Execute *path* top to bottom in a kernel of its own, in its own folder; the
+    notebook with its outputs (no timestamps). ``tools/execute_notebooks.py`` too."""
     import nbformat
     from nbclient import NotebookClient
 
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        record_timing=False,  # no timestamps: diffs and merges show only real changes
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
+    return nb
+
+
+def warm(path: Path) -> str:
+    """Execute *path* for its runs' sake; one line saying how it went."""
     try:
-        nb = nbformat.read(path, as_version=4)
-        NotebookClient(
-            nb,
-            timeout=900,
-            kernel_name="python3",
-            resources={"metadata": {"path": str(path.parent)}},
-        ).execute()
+        run_notebook(path)
     except Exception as exc:  # a warm-up is a courtesy: say so, never stop the server
         return f"warm-up: {path.name}: not finished ({type(exc).__name__})"
     return f"warm-up: {path.name}: its runs are cached"
