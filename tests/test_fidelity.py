@@ -44,7 +44,7 @@ def _param(row: dict, seed: int):
         row,
         seed,
         marks=marks,
-        id=f"{row['role']}:{row['knobs']}:{row['report']}:{row['entity']}:{row['column']}-{seed}",
+        id=f"{row['role']}:{row['scenario']}:{row['knobs']}:{row['report']}:{row['entity']}:{row['column']}-{seed}",
     )
 
 
