@@ -5,7 +5,7 @@ exactly SimPy's order (time, priority, then the order they were scheduled)
 and with SimPy's semantics, but with less work per event: :meth:`Clock.run`
 steps through the schedule in one loop instead of a method call per event,
 and :meth:`Clock.timeout` and :meth:`Clock.process` build their events
-without the generic constructor path. Nothing in a run's outcome depends
+without the generic constructor path; a process resumes with fewer lookups. Nothing in a run's outcome depends
 on which of the two is used.
 """
 
@@ -16,11 +16,55 @@ from typing import Any
 
 import simpy
 from simpy.core import NORMAL, URGENT, EmptySchedule, StopSimulation
-from simpy.events import Event, Initialize, Process, Timeout
+from simpy.events import Event, Initialize, Process, Timeout, _describe_frame
 
 __all__ = ["Clock"]
 
 _BOUND = ("process", "event", "all_of", "any_of")  # SimPy binds these per instance
+
+
+class _Process(Process):
+    """A SimPy process whose :meth:`_resume` does SimPy's steps with fewer lookups."""
+
+    def _resume(self, event: Event) -> None:
+        """Resume the generator with *event*'s value (as ``simpy.Process._resume``)."""
+        env = self.env
+        env._active_proc = self
+        generator = self._generator
+        while True:
+            try:
+                if event._ok:
+                    event = generator.send(event._value)
+                else:  # the process handles the failed event, or fails itself
+                    event._defused = True  # type: ignore[attr-defined]
+                    exc = type(event._value)(*event._value.args)
+                    exc.__cause__ = event._value
+                    event = generator.throw(exc)
+            except StopIteration as e:  # the process has ended
+                event = None  # type: ignore[assignment]
+                self._ok = True
+                self._value = e.args[0] if len(e.args) else None
+                env.schedule(self)
+                break
+            except BaseException as e:  # the process has failed
+                event = None  # type: ignore[assignment]
+                self._ok = False
+                e.__traceback__ = e.__traceback__.tb_next  # type: ignore[union-attr]
+                self._value = e
+                env.schedule(self)
+                break
+            try:
+                callbacks = event.callbacks
+            except AttributeError:
+                if hasattr(event, "callbacks"):
+                    raise
+                descr = _describe_frame(generator.gi_frame)
+                raise RuntimeError(f'\n{descr}Invalid yield value "{event}"') from None
+            if callbacks is not None:  # not triggered yet: resume when it is
+                callbacks.append(self._resume)
+                break
+        self._target = event
+        env._active_proc = None
 
 
 class Clock(simpy.Environment):
@@ -48,7 +92,7 @@ class Clock(simpy.Environment):
         """A process running *generator* from now on (as ``simpy.Process``)."""
         if not hasattr(generator, "throw"):
             raise ValueError(f"{generator} is not a generator.")
-        proc = Process.__new__(Process)
+        proc = _Process.__new__(_Process)
         proc.env = self
         proc.callbacks = []
         proc._generator = generator

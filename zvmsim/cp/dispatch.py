@@ -54,6 +54,8 @@ from operator import itemgetter
 from typing import Any
 
 import simpy
+from simpy.core import NORMAL
+from simpy.events import Timeout
 
 from .vmdbk import CFW, CPU, IOA, LIM, RUN, TIW, Vmdbk
 
@@ -252,6 +254,8 @@ class Processors:
                 self._vclock = start_tag
                 if excess is not None:
                     excess.forget(seq)
+                if self._segments is None and not self.refill_s and not user.limithard:
+                    return self._place_plain(cpu, user, total, virtual_s, None)
                 return self._place(cpu, user, total, virtual_s)
         event = env.event()
         heapq.heappush(self._ready, (start_tag, seq, user, total, virtual_s, event))
@@ -269,6 +273,8 @@ class Processors:
         """Start *user*'s burst on the free processor *cpu* now (*waiter* fires at its end)."""
         env = self.env
         start = now = env._now
+        if self._segments is None and not self.refill_s and not user.limithard:
+            return self._place_plain(cpu, user, total, virtual_s, waiter)
         if self.refill_s and cpu != user.burst[3] and user is not self.cp and user.tcpu_s:
             total += self.refill_s  # its working set is in another processor's cache
             self.migrations += 1
@@ -308,6 +314,45 @@ class Processors:
         if waiter is not None:
             done.callbacks.append(lambda _event: waiter.succeed())
         done.callbacks.append(self._freed_cbs[cpu])
+        return done
+
+    def _place_plain(
+        self,
+        cpu: int,
+        user: Vmdbk,
+        total: float,
+        virtual_s: float,
+        waiter: simpy.Event | None,
+    ) -> Timeout:
+        """:meth:`_place`'s steps, in its order, where nothing but the burst takes time:
+        no PR/SM segments (so no redispatch, no lock, full speed), no switching costs,
+        no LIMITHARD user."""
+        env = self.env
+        now = env._now
+        free_at = self.free_at
+        if free_at[cpu] < now - 1e-9:
+            self.wakes[cpu] += 1
+        end = now + total
+        free_at[cpu] = end
+        self.busy_s[cpu] += total
+        self.virtual_s[cpu] += virtual_s
+        if user is self.cp:
+            self.system_s[cpu] += total
+        user.vcpu_s += virtual_s
+        user.tcpu_s += total
+        user.burst = (now, end, virtual_s / total if total else 0.0, cpu, 1.0)
+        user.state = RUN
+        delay = end - now  # as env.timeout(end - now), its callbacks given at once
+        done = Timeout.__new__(Timeout)
+        done.env = env
+        if waiter is None:
+            done.callbacks = [self._freed_cbs[cpu]]
+        else:
+            done.callbacks = [lambda _event: waiter.succeed(), self._freed_cbs[cpu]]
+        done._value = None
+        done._delay = delay
+        done._ok = True
+        heapq.heappush(env._queue, (now + delay, NORMAL, next(env._eid), done))
         return done
 
     def _redispatch(self, cpu: int, now: float) -> float:
@@ -469,8 +514,13 @@ class Processors:
         waiting (and no work queued) wakes it: PR/SM dispatches it again and it fields
         the interrupt there. Otherwise its time joins CP's other small pieces."""
         self.interrupts += 1
-        if not self.wake(self.interrupt_s):
-            self.charge_system(self.interrupt_s)
+        if self.redispatch_s and self.wake(self.interrupt_s):
+            return
+        system = self._system_time  # charge_system, inline
+        system.debt_s += self.interrupt_s
+        if system.debt_s >= SYSTEM_FLUSH_S:
+            debt, system.debt_s = system.debt_s, 0.0
+            system.place(debt)
 
     def wake(self, cp_s: float) -> bool:
         """An interrupt for CP: where PR/SM's redispatch is modelled and a processor

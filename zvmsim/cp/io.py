@@ -33,8 +33,11 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Generator
+from heapq import heappush
 
 import simpy
+from simpy.core import NORMAL
+from simpy.events import Timeout
 
 from ..hardware.channels import Chpid
 from ..hardware.cucache import VolumeCache
@@ -189,10 +192,10 @@ class VolumeIO:
             rdev = self._free_exposure(pav_eligible)
             if rdev is None:
                 wait = env.event()
-                queued_at = env.now
+                queued_at = env._now
                 self._queue.append((pav_eligible, wait))
                 rdev = yield wait
-                base.queue_s += env.now - queued_at
+                base.queue_s += env._now - queued_at
         rdev.busy = True
         device, busy_s = self.device, 0.0
         if device is not None:  # another system's I/O may hold the device: wait for it
@@ -204,8 +207,20 @@ class VolumeIO:
             pend, disc, conn, path = yield from self._serial_io(nbytes, read, track, runs, tracks)
         else:
             path = next(self._path_cycle)
-            pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
-            yield env.timeout(pend + disc + conn)
+            if track is None or self.cache is None:  # _times without the cache, inline
+                pend, disc, conn = self.timing.sample(nbytes, path)
+            else:
+                pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
+            # env.timeout(pend + disc + conn), built inline (as Clock.timeout)
+            delay = pend + disc + conn
+            done = Timeout.__new__(Timeout)
+            done.env = env
+            done.callbacks = []
+            done._value = None
+            done._delay = delay
+            done._ok = True
+            heappush(env._queue, (env._now + delay, NORMAL, next(env._eid), done))
+            yield done
         if device is not None:
             device.release(hold)
             pend += busy_s
@@ -274,6 +289,9 @@ class VolumeIO:
             for i, (eligible, wait) in enumerate(queue):
                 if is_base or eligible:
                     del queue[i]
-                    wait.succeed(rdev)
+                    wait._ok = True  # wait.succeed(rdev), inline: it was pending
+                    wait._value = rdev
+                    env = self.env
+                    heappush(env._queue, (env._now, NORMAL, next(env._eid), wait))
                     return
         rdev.busy = False
