@@ -5,8 +5,8 @@ exactly SimPy's order (time, priority, then the order they were scheduled)
 and with SimPy's semantics, but with less work per event: :meth:`Clock.run`
 steps through the schedule in one loop instead of a method call per event,
 and :meth:`Clock.timeout` and :meth:`Clock.process` build their events
-without the generic constructor path; a process resumes with fewer lookups. Nothing in a run's outcome depends
-on which of the two is used.
+without the generic constructor path; a process resumes with fewer lookups.
+Nothing in a run's outcome depends on which of the two is used.
 """
 
 from __future__ import annotations
