@@ -72,6 +72,8 @@ class Clock(simpy.Environment):
 
     def __init__(self, initial_time: float = 0) -> None:
         super().__init__(initial_time)
+        # the schedule entry (time, priority, id, event) being processed, or last processed
+        self._current: tuple[Any, ...] = (initial_time, URGENT - 1, -1, None)
         for name in _BOUND:  # SimPy binds only its own class's, not a subclass's
             setattr(self, name, getattr(self, name))
 
@@ -125,7 +127,7 @@ class Clock(simpy.Environment):
         try:
             while True:
                 try:
-                    self._now, _, _, event = heappop(queue)
+                    self._now, _, _, event = self._current = heappop(queue)
                 except IndexError:
                     raise EmptySchedule from None
                 callbacks, event.callbacks = event.callbacks, None

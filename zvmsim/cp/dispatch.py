@@ -123,6 +123,9 @@ class Processors:
         "redispatch_s",
         "_freed_cbs",
         "_next_cbs",
+        "_deferred",
+        "_deferring",
+        "_any_deferred",
     )
 
     def __init__(
@@ -175,6 +178,10 @@ class Processors:
         self.redispatch_s = 0.0  # PR/SM's time to dispatch a waking processor (set_redispatch)
         # per processor, the callbacks at a burst's end and a moment later (made once)
         self._freed_cbs = [self._freed_cb(cpu) for cpu in range(count)]
+        # per processor, a wake's end not yet on the schedule: (time, event id)
+        self._deferred: list[tuple[float, int] | None] = [None] * count
+        self._deferring = False
+        self._any_deferred = False
         self._next_cbs = [self._next_cb(cpu) for cpu in range(count)]
 
     def set_redispatch(self, seconds: float) -> None:
@@ -183,6 +190,9 @@ class Processors:
         self.redispatch_s = seconds
         if seconds > 0:
             self._track_segments()
+        # on a Clock (which tells the entry it is processing), a wake's end is put on
+        # the schedule only if work queues before it (see _defer)
+        self._deferring = seconds > 0 and hasattr(self.env, "_current")
 
     def _track_segments(self) -> None:
         """Keep each processor's placed segments (busy and suspended) from now on."""
@@ -258,6 +268,8 @@ class Processors:
                     return self._place_plain(cpu, user, total, virtual_s, None)
                 return self._place(cpu, user, total, virtual_s)
         event = env.event()
+        if self._any_deferred:
+            self._undefer()
         heapq.heappush(self._ready, (start_tag, seq, user, total, virtual_s, event))
         user.state = CPU
         return event
@@ -438,6 +450,8 @@ class Processors:
                 self.master_runs += 1
             return self._place(master, user, total, virtual_s)
         event = self.env.event()
+        if self._any_deferred:
+            self._undefer()
         self._master_q.append((now, user, total, virtual_s, event))
         user.state = CPU
         return event
@@ -563,8 +577,43 @@ class Processors:
         cp.tcpu_s += cp_s
         cp.burst = (start, end, 0.0, cpu, speed)
         cp.state = RUN
-        env.timeout(end - now).callbacks.append(self._freed_cbs[cpu])
+        if self._deferring:
+            self._defer(cpu, end - now)
+        else:
+            env.timeout(end - now).callbacks.append(self._freed_cbs[cpu])
         return True
+
+    def _defer(self, cpu: int, delay: float) -> None:
+        """The end of *cpu*'s wake, *delay* from now, numbered as ``env.timeout(delay)``
+        would be but kept off the schedule: at its end the processor only looks for
+        queued work (:meth:`_freed_cb`), so it matters only if work queues before then,
+        and :meth:`_undefer` schedules it then, in the same place."""
+        env = self.env
+        self._deferred[cpu] = (env._now + delay, next(env._eid))
+        self._any_deferred = True
+
+    def _undefer(self) -> None:
+        """Work is about to queue: schedule every deferred wake's end still to come, with
+        the time and event id it was given (so in its place in SimPy's order); forget
+        those whose moment has passed (they would have found nothing queued)."""
+        env = self.env
+        current = env._current  # type: ignore[attr-defined]
+        deferred = self._deferred
+        for cpu in range(self.count):
+            entry = deferred[cpu]
+            if entry is None:
+                continue
+            deferred[cpu] = None
+            at, eid = entry
+            if (at, NORMAL, eid) > current:  # still to come (ids are unique)
+                done = Timeout.__new__(Timeout)
+                done.env = env
+                done.callbacks = [self._freed_cbs[cpu]]
+                done._value = None
+                done._delay = at - env._now
+                done._ok = True
+                heapq.heappush(env._queue, (at, NORMAL, eid, done))
+        self._any_deferred = False
 
     def busy(self, cpu: int) -> float:
         """Busy seconds of *cpu* that have elapsed (placed work that already ran)."""

@@ -15,8 +15,11 @@ spaced: one event per pop, only where the redispatch is modelled.
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
+from heapq import heappush
 
 import simpy
+from simpy.core import NORMAL
+from simpy.events import Timeout
 
 from .dispatch import Processors
 
@@ -37,11 +40,19 @@ def timer_pops(env: simpy.Environment, processors: Processors, hz: float) -> Gen
     generator at each one).
     """
     gap = 1.0 / hz
-    timeout, wake = env.timeout, processors.wake
+    wake, queue, eid = processors.wake, env._queue, env._eid
 
-    def pop(_event: simpy.Event) -> None:
-        wake(0.0)
-        timeout(gap).callbacks.append(pop)
+    def pop(_event: simpy.Event | None) -> None:
+        if _event is not None:
+            wake(0.0)
+        # the next pop: env.timeout(gap) with this callback, built inline
+        event = Timeout.__new__(Timeout)
+        event.env = env
+        event.callbacks = [pop]
+        event._value = None
+        event._delay = gap
+        event._ok = True
+        heappush(queue, (env._now + gap, NORMAL, next(eid), event))
 
-    timeout(gap).callbacks.append(pop)
+    pop(None)  # the first pop, a gap from now
     yield env.event()  # never triggered: the pops go on by themselves
