@@ -570,15 +570,15 @@ class Processors:
         free_at[cpu] = end
         if end != start:
             segments.append((start, end, speed))
-        self.busy_s[cpu] += cp_s
-        self.virtual_s[cpu] += 0.0
-        self.system_s[cpu] += cp_s
-        cp.vcpu_s += 0.0
-        cp.tcpu_s += cp_s
+        if cp_s:  # (a timer pop's wake runs none: adding nothing changes no counter)
+            self.busy_s[cpu] += cp_s
+            self.system_s[cpu] += cp_s
+            cp.tcpu_s += cp_s
         cp.burst = (start, end, 0.0, cpu, speed)
         cp.state = RUN
-        if self._deferring:
-            self._defer(cpu, end - now)
+        if self._deferring:  # _defer, inline
+            self._deferred[cpu] = (now + (end - now), next(env._eid))
+            self._any_deferred = True
         else:
             env.timeout(end - now).callbacks.append(self._freed_cbs[cpu])
         return True

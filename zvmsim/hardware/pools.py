@@ -66,10 +66,15 @@ class OtherPools:
         self._server_demand: dict[str, float] = {}  # their smoothed demand, in PUs
         self._level = {p.name: 1.0 for p in self.parts}  # a partition's CPs and zIIPs together
         self._groups: dict[str, tuple[list[PartitionConfig], int]] = {}  # by PU type
+        # by PU type: each partition with its key and whether zos_load scales it
+        self._members: dict[str, list[tuple[PartitionConfig, str, bool]]] = {}
         for pu_type in sorted({p.pu_type for p in self.parts}):
             group = [p for p in self.parts if p.pu_type == pu_type]
             dedicated = sum(p.logical for p in group if p.dedicated)
             self._groups[pu_type] = (group, cec.pus.get(pu_type, 0) - dedicated)
+            self._members[pu_type] = [
+                (p, _key(p), p.pu_type in ZOS_TYPES and not p.dedicated) for p in group
+            ]
         self.running = False
 
     def wanted(self) -> bool:
@@ -95,13 +100,6 @@ class OtherPools:
         """Begin sharing out the pools every PR/SM tick."""
         self.running = True
         self.env.process(self._run())
-
-    def _base(self, part: PartitionConfig) -> float:
-        """What each logical PU of *part* wants of its own accord (0..1), before swings."""
-        busy = part.busy if self.env.now >= part.busy_from_s else 0.0
-        if part.pu_type in ZOS_TYPES and not part.dedicated:
-            busy *= self.cec.zos_load
-        return busy
 
     def _run(self) -> Generator:
         cec = self.cec
@@ -129,14 +127,22 @@ class OtherPools:
                 drawn.add(p.name)
 
     def _share_out(self, pu_type: str, tick: float) -> None:
-        parts, capacity = self._groups[pu_type]
+        capacity = self._groups[pu_type][1]
+        members = self._members[pu_type]
         demand, weight, capped = {}, {}, set()
-        for p in parts:
-            want = p.logical * min(1.0, self._base(p) * self._level[p.name])
-            want += self._server_demand.get(_key(p), 0.0)
+        now, zos_load = self.env.now, self.cec.zos_load
+        level, server_demand = self._level, self._server_demand
+        for p, key, scaled in members:
+            # what each logical PU wants of its own accord (0..1), before swings
+            busy = p.busy if now >= p.busy_from_s else 0.0
+            if scaled:
+                busy *= zos_load
+            want = p.logical * min(1.0, busy * level[p.name])
+            want += server_demand.get(key, 0.0)
             want = min(float(p.logical), want)
             if p.dedicated:  # its own physical PUs: runs what it wants, PR/SM's time included
-                self._dispatch(p, min(want, p.logical / (1.0 + self.overhead_per_busy)), want, tick)
+                granted = min(want, p.logical / (1.0 + self.overhead_per_busy))
+                self._dispatch(p, granted, want, tick, key)
                 continue
             demand[p.name], weight[p.name] = want, p.weight
             if p.capped:
@@ -145,15 +151,17 @@ class OtherPools:
             return
         # PR/SM's own time for the logical PUs it dispatches comes out of the pool
         alloc = share_pool(capacity / (1.0 + self.overhead_per_busy), demand, weight, capped)
-        for p in parts:
+        for p, key, _ in members:
             if not p.dedicated:
-                self._dispatch(p, alloc[p.name], demand[p.name], tick)
+                self._dispatch(p, alloc[p.name], demand[p.name], tick, key)
 
-    def _dispatch(self, part: PartitionConfig, granted: float, wanted: float, tick: float) -> None:
+    def _dispatch(
+        self, part: PartitionConfig, granted: float, wanted: float, tick: float, key: str = ""
+    ) -> None:
         n = part.logical
         if not n:
             return
-        key = _key(part)
+        key = key or _key(part)
         self._dispatched[key] += granted / n * tick
         self.share[key] = PoolShare(granted / n, wanted / n)
 
