@@ -187,9 +187,11 @@ class Scheduler:
         """What keeps *vm* (of class *klass*) out of the dispatch list now, or None.
 
         *totals* are the dispatch list's (:meth:`_totals`), when the caller keeps them."""
-        sums, users, loading = totals if totals is not None else self._totals()
         w = self._wss(vm)
         ld = self.exposures > 0 and self.is_loading(vm)
+        if totals is None and klass == 1:  # only the Q1-3 sums count: a lighter look
+            return self._blocker_q1(w, ld)
+        sums, users, loading = totals if totals is not None else self._totals()
         srm = self.srm
         for level in range(klass):
             if sums[level] + w > srm.storbuf[level] * self.dpa / 100:
@@ -198,6 +200,37 @@ class Scheduler:
                 return "DSPBUF"
             if ld and loading[level] + 1 > srm.ldubuf[level] * self.exposures / 100:
                 return "LDUBUF"
+        return None
+
+    def _blocker_q1(self, w: int, ld: bool) -> str | None:
+        """:meth:`_blocker` for a user of class 1 (WSS *w*, loading *ld*): only the
+        dispatch list's Q1-3 totals count, summed as :meth:`_totals` sums them (the
+        loading users only when the user is loading)."""
+        wss, slice_s, spaces = self._wss, self.slice_s, self._spaces
+        s1 = u1 = l1 = 0
+        for user in self.dispatch:
+            if user.quickdsp or user.elisted or user.state == DM:
+                continue  # class 0 or not in queue: not counted
+            if spaces is not None:
+                space = spaces.get(user.userid)
+                s1 += space.wss if space is not None else 0
+            else:
+                s1 += wss(user)
+            u1 += 1
+            if ld:
+                faults = user.page_faults - user.faults_at_add
+                if faults < LOADING_FAULTS:
+                    l1 += int(user.loading)
+                else:  # faults_like_loading, inline
+                    cpu_s = user.tcpu_s - user.tcpu_at_add
+                    l1 += faults * slice_s >= LOADING_FAULTS * max(cpu_s, slice_s)
+        srm = self.srm
+        if s1 + w > srm.storbuf[0] * self.dpa / 100:
+            return "STORBUF"
+        if u1 + 1 > srm.dspbuf[0]:
+            return "DSPBUF"
+        if ld and l1 + 1 > srm.ldubuf[0] * self.exposures / 100:
+            return "LDUBUF"
         return None
 
     def _enter(self, vm: Vmdbk, klass: int = 1) -> None:
