@@ -473,26 +473,31 @@ class Storage63(Storage):
         grnd, write, per_touch, slice_s = run.rnd, run.write, run.per_touch, run.slice_s
         rnd = self.rnd
         done = 0
+        counted = False  # the space's counts below are current
         while done < left:
             done += 1
             busy += per_touch
             changes = grnd is not None and grnd.random() < write
-            resident, ibr, pnr, aged = space.resident, space.ibr, space.pnr, space.aged
-            valid = resident - ibr - pnr - aged
-            wss = space.wss
-            hot = wss if wss < valid else valid
-            cold = valid - hot
-            xstor, dasd = space.xstor, space.dasd
-            untouched = space.pages - resident - xstor - dasd - space.moving
-            pick = rnd.random() * (cold + ibr + pnr + aged + xstor + dasd + untouched)
+            if not counted:  # (a valid cold page's touch changes none of them)
+                resident, aged = space.resident, space.aged
+                valid = resident - space.ibr - space.pnr - aged
+                wss = space.wss
+                hot = wss if wss < valid else valid
+                cold = valid - hot
+                # every page: cold, ibr, pnr, aged, xstor, dasd and untouched together
+                total = space.pages - space.moving - hot
+                base = resident - aged - hot  # the cold part, for a change
+                counted = True
+            pick = rnd.random() * total
             if pick < cold:  # a valid cold page: only a change matters
                 if changes:
                     clean = space.clean
-                    if clean and rnd.random() * max(1, resident - aged - hot) < clean:
+                    if clean and rnd.random() * max(1, base) < clean:
                         space.clean = clean - 1
                 step = None
             else:
                 step = self._touch_state(user, space, changes, pick - cold)
+                counted = False
             if step is not None or busy >= slice_s:
                 return done, busy, step
         return done, busy, None
