@@ -701,27 +701,34 @@ class Storage:
         grnd, _, per_touch, slice_s = run
         rnd = self.rnd
         done = 0
+        counted = False  # the space's counts below are current
         while done < left:
             done += 1
             busy += per_touch
             if grnd is not None:
                 grnd.random()  # whether the touch writes
-            resident, wss = space.resident, space.wss
-            cold = resident - (wss if wss < resident else resident)  # outside the hot set
-            untouched = space.untouched
-            pick = rnd.random() * (untouched + cold + space.xstor + space.dasd)
+            if not counted:  # (a touch of a resident cold page changes none of them)
+                resident, wss = space.resident, space.wss
+                cold = resident - (wss if wss < resident else resident)  # outside the hot set
+                untouched = space.untouched
+                total = untouched + cold + space.xstor + space.dasd
+                counted = True
+            pick = rnd.random() * total
             step = None
             if pick < untouched:
                 self.first_touch_counted(space, 1)
+                counted = False
             else:
                 pick -= untouched
                 if pick < cold:
-                    if rnd.random() * space.resident >= space.referenced:
+                    if rnd.random() * resident >= space.referenced:
                         space.referenced += 1
-                elif pick - cold < space.xstor:
-                    self.xstore_in_counted(user, space, 1)
-                elif space.dasd:
-                    step = self.read_counted(user, space)
+                else:
+                    counted = False
+                    if pick - cold < space.xstor:
+                        self.xstore_in_counted(user, space, 1)
+                    elif space.dasd:
+                        step = self.read_counted(user, space)
             if step is not None or busy >= slice_s:
                 return done, busy, step
         return done, busy, None
