@@ -176,13 +176,13 @@ class Processors:
         self.wakes = [0] * count  # bursts started on a waiting processor (PR/SM dispatches)
         self.lock: Any = None  # CP's scheduler spin lock, when modelled (see attach_lock)
         self.redispatch_s = 0.0  # PR/SM's time to dispatch a waking processor (set_redispatch)
-        # per processor, the callbacks at a burst's end and a moment later (made once)
+        # per processor, the callbacks a moment after a burst's end and at it (made once)
+        self._next_cbs = [self._next_cb(cpu) for cpu in range(count)]
         self._freed_cbs = [self._freed_cb(cpu) for cpu in range(count)]
         # per processor, a wake's end not yet on the schedule: (time, event id)
         self._deferred: list[tuple[float, int] | None] = [None] * count
         self._deferring = False
         self._any_deferred = False
-        self._next_cbs = [self._next_cb(cpu) for cpu in range(count)]
 
     def set_redispatch(self, seconds: float) -> None:
         """Each time a logical processor leaves its wait state, PR/SM takes *seconds*
@@ -392,9 +392,18 @@ class Processors:
         them a moment later, so that a user going on at once (the end of a time
         slice) competes too."""
 
+        next_cb = self._next_cbs[cpu]
+
         def freed(_event: simpy.Event) -> None:
             if self._ready or (cpu == self.master and self._master_q):
-                self.env.timeout(0).callbacks.append(self._next_cbs[cpu])
+                env = self.env  # env.timeout(0) with its callback, built inline
+                later = Timeout.__new__(Timeout)
+                later.env = env
+                later.callbacks = [next_cb]
+                later._value = None
+                later._delay = 0
+                later._ok = True
+                heapq.heappush(env._queue, (env._now + 0, NORMAL, next(env._eid), later))
 
         return freed
 
@@ -405,7 +414,7 @@ class Processors:
     def _next(self, cpu: int) -> None:
         """Start the ready queue's first burst on *cpu*, if it is still free (the master
         takes its master-only work first)."""
-        if self.free_at[cpu] > self.env.now:
+        if self.free_at[cpu] > self.env._now:
             return
         if cpu == self.master and self._master_q:
             queued_at, user, total, virtual_s, event = self._master_q.popleft()
@@ -423,7 +432,10 @@ class Processors:
                 entry = heapq.heappop(self._ready)
             start_tag, _, user, total, virtual_s, event = entry
             self._vclock = start_tag
-            self._place(cpu, user, total, virtual_s, event)
+            if self._segments is None and not self.refill_s and not user.limithard:
+                self._place_plain(cpu, user, total, virtual_s, event)
+            else:
+                self._place(cpu, user, total, virtual_s, event)
 
     def _affine(self, cpu: int) -> tuple[float, int, Vmdbk, float, float, simpy.Event]:
         """The ready queue's entry for *cpu*: among the first few, one whose user last
@@ -458,7 +470,7 @@ class Processors:
 
     def staying(self, user: Vmdbk) -> bool:
         """Whether *user* is on the master and going on (it has not waited since)."""
-        return user.on_master and self.env.now <= user.burst[1] + 1e-12
+        return user.on_master and self.env._now <= user.burst[1] + 1e-12
 
     def set_switching(self, switch_us: float, refill_us: float) -> None:
         """Model the processor family's switching costs (cp.toml ``[cpu_families]``)."""
