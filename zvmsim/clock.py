@@ -24,7 +24,11 @@ _BOUND = ("process", "event", "all_of", "any_of")  # SimPy binds these per insta
 
 
 class _Process(Process):
-    """A SimPy process whose :meth:`_resume` does SimPy's steps with fewer lookups."""
+    """A SimPy process whose :meth:`_resume` does SimPy's steps with fewer lookups
+    (``_resumer`` is its bound method, made once: equal to ``_resume`` as SimPy's
+    interruption compares them)."""
+
+    _resumer: Any
 
     def _resume(self, event: Event) -> None:
         """Resume the generator with *event*'s value (as ``simpy.Process._resume``)."""
@@ -61,7 +65,7 @@ class _Process(Process):
                 descr = _describe_frame(generator.gi_frame)
                 raise RuntimeError(f'\n{descr}Invalid yield value "{event}"') from None
             if callbacks is not None:  # not triggered yet: resume when it is
-                callbacks.append(self._resume)
+                callbacks.append(self._resumer)
                 break
         self._target = event
         env._active_proc = None
@@ -100,7 +104,8 @@ class Clock(simpy.Environment):
         proc._generator = generator
         start = Initialize.__new__(Initialize)  # what starts it, urgent like SimPy's
         start.env = self
-        start.callbacks = [proc._resume]
+        proc._resumer = proc._resume
+        start.callbacks = [proc._resumer]
         start._value = None
         start._ok = True
         heappush(self._queue, (self._now, URGENT, next(self._eid), start))
