@@ -295,8 +295,11 @@ class Processors:
         woke = free_at[cpu] < start - 1e-9
         if woke:
             self.wakes[cpu] += 1
-            if self.redispatch_s:
-                start = self._redispatch(cpu, start)
+            redispatch_s = self.redispatch_s
+            if redispatch_s:  # it left its wait: suspended until PR/SM dispatches it
+                self.susp_s[cpu] += redispatch_s
+                self._segments[cpu].append((start, start + redispatch_s, 0.0))  # type: ignore[index]
+                start = start + redispatch_s
         if self.lock is not None:
             start = self._take_lock(cpu, start, 2 if woke else 1)
         if user.limithard:
@@ -322,10 +325,17 @@ class Processors:
         user.tcpu_s += total
         user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
         user.state = RUN
-        done = env.timeout(end - now)
-        if waiter is not None:
-            done.callbacks.append(lambda _event: waiter.succeed())
-        done.callbacks.append(self._freed_cbs[cpu])
+        delay = end - now  # as env.timeout(end - now), its callbacks given at once
+        done = Timeout.__new__(Timeout)
+        done.env = env
+        if waiter is None:
+            done.callbacks = [self._freed_cbs[cpu]]
+        else:
+            done.callbacks = [lambda _event: waiter.succeed(), self._freed_cbs[cpu]]
+        done._value = None
+        done._delay = delay
+        done._ok = True
+        heapq.heappush(env._queue, (now + delay, NORMAL, next(env._eid), done))
         return done
 
     def _place_plain(
@@ -366,14 +376,6 @@ class Processors:
         done._ok = True
         heapq.heappush(env._queue, (now + delay, NORMAL, next(env._eid), done))
         return done
-
-    def _redispatch(self, cpu: int, now: float) -> float:
-        """*cpu* left its wait state at *now*: suspended until PR/SM dispatches it."""
-        end = now + self.redispatch_s
-        self.susp_s[cpu] += self.redispatch_s
-        assert self._segments is not None
-        self._segments[cpu].append((now, end, 0.0))
-        return end
 
     def _take_lock(self, cpu: int, now: float, times: int) -> float:
         """*cpu* takes the scheduler lock before its burst: its spin and hold are system
@@ -568,7 +570,7 @@ class Processors:
             return True
         # _place's steps for CP's own burst on a waiting processor, in its order
         self.wakes[cpu] += 1
-        start = now + redispatch_s  # _redispatch
+        start = now + redispatch_s  # suspended until PR/SM dispatches it
         susp_s = self.susp_s
         susp_s[cpu] += redispatch_s
         segments = self._segments[cpu]  # type: ignore[index]
