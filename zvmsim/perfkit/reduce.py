@@ -182,8 +182,13 @@ def _empty_set() -> dict:
 def _delta(new: Record, old: Record | None, where: str) -> Counters:
     """Counter deltas (modulo the period of a counter IBM keeps narrow, as CP's wrap) and gauges."""
     out: Counters = {}
-    wraps = _moduli(type(new))
-    for name in type(new).counters():
+    kind = type(new)
+    wraps = _moduli(kind)
+    names = _COUNTERS.get(kind)
+    if names is None:
+        names = _COUNTERS[kind] = _counter_names(kind)
+    counters, gauges = names
+    for name in counters:
         value = getattr(new, name)
         before = getattr(old, name) if old is not None else 0
         period = wraps.get(name)
@@ -193,13 +198,19 @@ def _delta(new: Record, old: Record | None, where: str) -> Counters:
         if value < before:
             raise ZvmsimError(f"corrupt monitor data: counter {name} of {where} went backwards")
         out[name] = value - before
-    for f in getattr(type(new), "__dataclass_fields__", {}).values():
-        if f.metadata.get("gauge"):
-            out[f.name] = getattr(new, f.name)
+    for name in gauges:
+        out[name] = getattr(new, name)
     return out
 
 
 _MODULI: dict[type[Record], dict[str, int]] = {}
+# by record type: its counters, and its gauge fields in field order (made once)
+_COUNTERS: dict[type[Record], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _counter_names(kind: type[Record]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    fields_ = getattr(kind, "__dataclass_fields__", {}).values()
+    return kind.counters(), tuple(f.name for f in fields_ if f.metadata.get("gauge"))
 
 
 def _moduli(kind: type[Record]) -> dict[str, int]:
