@@ -31,9 +31,11 @@ every I/O for a cached minidisk ran on the base RDEV.
 from __future__ import annotations
 
 from collections import OrderedDict
+from heapq import heappush
 from typing import TYPE_CHECKING
 
 import simpy
+from simpy.core import NORMAL
 
 from .vmdbk import Vmdbk
 
@@ -154,7 +156,10 @@ class MinidiskCache:
         user.pending_cp_s += self._insert_s * len(tracks)
         if self.home is not None:
             self.home.inserted(user, len(tracks))
-        done.succeed()
+        env = self.env  # done.succeed(), inline: it was pending (made by lookup)
+        done._ok = True
+        done._value = None
+        heappush(env._queue, (env._now + 0, NORMAL, next(env._eid), done))
 
     def write_lookup(self, user: Vmdbk) -> None:
         """Charge CP's lookup for a write, which then goes through to the device."""
