@@ -180,9 +180,15 @@ class Minidisk:
         """A virtual I/O through the minidisk cache: avoided, staged, or written through."""
         mdc, volume = self.mdc, self.volume
         assert mdc is not None
+        if mdc.record_level:
+            keys = self.mdc_keys(block, count)
+        else:  # the tracks the blocks lie on (mdc_keys, inline)
+            bpt = self.blocks_per_track
+            base = self._key_base + self.first_track
+            keys = range(base + block // bpt, base + (block + count - 1) // bpt + 1)
         if write:  # write-through: the cached copy is refreshed as the write starts
             mdc.write_lookup(user)
-            mdc.refresh(self.mdc_keys(block, count))
+            mdc.refresh(keys)
             return volume.io(
                 user,
                 count * BLOCK_BYTES,
@@ -193,7 +199,7 @@ class Minidisk:
                 runs=runs,
                 tracks=self._span(block, count),
             )
-        to_stage, waits, done = mdc.lookup(user, self.mdc_keys(block, count), count)
+        to_stage, waits, done = mdc.lookup(user, keys, count)
         if done is None:
             volume.base.avoided += 1
             user.vio_avoid += 1
