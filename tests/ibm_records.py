@@ -16,11 +16,17 @@ import struct
 
 __all__ = [
     "appldata",
+    "mraplsdt",
     "mrhdr",
     "mrioddev",
+    "mrmtrdev",
     "mrmtrend",
+    "mrmtrepr",
+    "mrmtrsch",
+    "mrmtrspr",
     "mrmtrsys",
     "mrmtrusr",
+    "mrprcprp",
     "mrstoasi",
     "mrstorsg",
     "mrsytprp",
@@ -82,6 +88,59 @@ def mrmtrsys(tod: int, sysid: str, serial: str, cpus: int) -> bytes:
     return bytes(rec)
 
 
+def mrmtrepr(tod: int, edomains: int) -> bytes:
+    """D1 R1 MRMTREPR, event profile; z/VM 5.3, 24 bytes.
+
+    *edomains*: MTREPR_EDOMAINS, one byte, domain n is bit n from the left.
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrmtrepr.html
+    rec = _record(24, 1, 1, tod)
+    rec[20] = edomains  # MTREPR_EDOMAINS
+    return bytes(rec)
+
+
+def mrmtrdev(
+    tod: int, rdevdev: int, dvid: int, subchannel: int, chpids: bytes, volser: str
+) -> bytes:
+    """D1 R6 MRMTRDEV, device configuration: 320 bytes (IBM's 7.3 length).
+
+    The fields up to RDEVSER, as z/VM 5.3 and IBM's 7.3 page name them: RDEVDVID
+    the device type number in packed decimal (X'3390'), RDEVDEV, RDEVSID the
+    subsystem-identification word (X'0001', then the subchannel number),
+    RDEVCHPS one CHPID per path, RDEVSER the volume serial.
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrmtrdev.html
+    rec = _record(320, 1, 6, tod)
+    struct.pack_into(">H", rec, 22, dvid)  # MTRDEV_RDEVDVID
+    struct.pack_into(">H", rec, 26, rdevdev)  # MTRDEV_RDEVDEV
+    struct.pack_into(">I", rec, 28, 0x0001_0000 | subchannel)  # MTRDEV_RDEVSID
+    rec[32:40] = chpids.ljust(8, bytes(1))  # MTRDEV_RDEVCHPS
+    rec[46:52] = _chars(volser, 6)  # MTRDEV_RDEVSER
+    return bytes(rec)
+
+
+def mrmtrspr(tod: int, sdomains: int) -> bytes:
+    """D1 R9 MRMTRSPR, sample profile; z/VM 5.3, 36 bytes.
+
+    *sdomains*: MTRSPR_SDOMAINS, one byte, domain n is bit n from the left.
+    MTRSPR_INTERVAL (20) and MTRSPR_HFRATE (24) are left zero, as zvmsim's
+    writer leaves them (their units are not in the layouts it was written from).
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrmtrspr.html
+    rec = _record(36, 1, 9, tod)
+    rec[28] = sdomains  # MTRSPR_SDOMAINS
+    return bytes(rec)
+
+
+def mrmtrsch(tod: int, dsp: tuple[int, int, int], ldgcp: int) -> bytes:
+    """D1 R16 MRMTRSCH, scheduler settings; z/VM 5.3, 96 bytes."""
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrmtrsch.html
+    rec = _record(96, 1, 16, tod)
+    struct.pack_into(">I", rec, 56, ldgcp)  # MTRSCH_SRMLDGCP
+    struct.pack_into(">III", rec, 76, *dsp)  # MTRSCH_SRML1DSP, SRML2DSP, SRML3DSP
+    return bytes(rec)
+
+
 def mrmtrend(tod: int) -> bytes:
     """D1 R11 MRMTREND, end of a sample set: the MRHDR alone, 20 bytes."""
     # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrmtrend.html
@@ -95,6 +154,14 @@ def mrmtrusr(tod: int, userid: str, cpus: int, relshare: int) -> bytes:
     rec[20:28] = _chars(userid, 8)  # MTRUSR_VMDUSER
     rec[31] = cpus  # MTRUSR_VMDCPUCT
     struct.pack_into(">I", rec, 36, relshare)  # MTRUSR_VMDRELSH
+    return bytes(rec)
+
+
+def mrprcprp(tod: int, cpuad: int) -> bytes:
+    """D5 R3 MRPRCPRP, processor data; z/VM 5.3, 384 bytes: PRCPRP_PFXCPUAD at 20."""
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrprcprp.html
+    rec = _record(384, 5, 3, tod)
+    struct.pack_into(">H", rec, 20, cpuad)  # PRCPRP_PFXCPUAD
     return bytes(rec)
 
 
@@ -150,6 +217,18 @@ def mrioddev(
     struct.pack_into(">I", rec, 192, ssch)  # IODDEV_SCGSSCH
     struct.pack_into(">H", rec, 200, rdevdev)  # IODDEV_RDEVDEV
     return bytes(rec)
+
+
+def mraplsdt(tod: int, userid: str, product: str, data: bytes) -> bytes:
+    """D10 R2 MRAPLSDT, sample application data: IBM's header, then the application's data.
+
+    APLSDT_CALDATOF (offset of the data, 52), APLSDT_CALDATLN, APLSDT_USERID
+    (the virtual machine that provided the data), APLSDT_MDGPROD (16
+    characters: the product identifier), APLSDT_STATUS, 3 reserved bytes.
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mraplsdt.html
+    head = struct.pack(">hh8s16sB3x", 52, len(data), _chars(userid, 8), _chars(product, 16), 0)
+    return mrhdr(52 + len(data), 10, 2, tod) + head + data
 
 
 def appldata(tod: int, name: str, values: list[int | tuple[str, int]]) -> bytes:

@@ -16,16 +16,23 @@ import zvmsim
 from zvmsim.cli import main as cli_main
 from zvmsim.errors import ZvmsimError
 from zvmsim.monitor.records import (
+    MRAPLEDT,
     MRIODDEV,
+    MRMTRDEV,
     MRMTREND,
+    MRMTREPR,
+    MRMTRSCH,
+    MRMTRSPR,
     MRMTRSYS,
     MRMTRUSR,
+    MRPRCPRP,
     MRSTOASI,
     MRSTORSG,
     MRSYTPRP,
     MRUSEACT,
     Record,
     decode,
+    domain_mask,
 )
 from zvmsim.monitor.stream import MonitorData
 from zvmsim.perfkit import reduce
@@ -75,6 +82,69 @@ def test_d1_r15_mrmtrusr() -> None:
     rec = _one(ibm.mrmtrusr(T0, "LINUX01", cpus=2, relshare=200))
     assert type(rec) is MRMTRUSR
     assert (rec.userid, rec.virtual_cpus, rec.share_relative) == ("LINUX01", 2, 200)
+
+
+def test_d1_r1_mrmtrepr() -> None:
+    rec = _one(ibm.mrmtrepr(T0, edomains=0x20))  # domain 2, Scheduler
+    assert rec == MRMTREPR(tod=T0, event_domains=domain_mask(2))
+
+
+def test_d1_r9_mrmtrspr() -> None:
+    rec = _one(ibm.mrmtrspr(T0, sdomains=0xCA))  # domains 0, 1, 4, 6
+    assert rec == MRMTRSPR(tod=T0, sample_domains=domain_mask(0, 1, 4, 6))
+    assert rec.interval_ms == rec.hf_rate_cs == 0  # ours: in APPLDATA, absent here
+
+
+def test_d1_r9_a_domain_past_7_travels_in_our_appldata() -> None:
+    """IBM's byte holds domains 0-7; the whole mask goes to our APPLDATA."""
+    ours = MRMTRSPR(tod=T0, interval_ms=60_000, hf_rate_cs=100, sample_domains=domain_mask(0, 10))
+    raw = ours.encode()
+    assert raw[0] == ibm.mrmtrspr(T0, sdomains=0x80)
+    assert _one(b"".join(raw)) == ours
+
+
+def test_d1_r6_mrmtrdev() -> None:
+    rec = _one(ibm.mrmtrdev(T0, 0xE701, 0x3390, 0x1F, bytes([0x20, 0x21, 0x40]), "LX0001"))
+    assert type(rec) is MRMTRDEV
+    assert (rec.rdev, rec.devtype, rec.volser, rec.chpids, rec.subchannel) == (
+        "E701",
+        "3390",
+        "LX0001",
+        "20,21,40",
+        0x1F,
+    )
+    assert rec.base == rec.control_unit == "" and rec.links == 0  # ours: in APPLDATA
+
+
+def test_d1_r6_model_suffix_travels_in_our_appldata() -> None:
+    ours = MRMTRDEV(
+        tod=T0, rdev="E700", devtype="3390-9", volser="LX0001", chpids="20,21", subchannel=4
+    )
+    raw = ours.encode()
+    assert raw[0] == ibm.mrmtrdev(T0, 0xE700, 0x3390, 4, bytes([0x20, 0x21]), "LX0001")
+    assert _one(b"".join(raw)) == ours
+
+
+def test_d1_r16_mrmtrsch() -> None:
+    rec = _one(ibm.mrmtrsch(T0, dsp=(32767, 32767, 32767), ldgcp=5))
+    assert type(rec) is MRMTRSCH
+    assert (rec.dspbuf1, rec.dspbuf2, rec.dspbuf3, rec.loading_capacity) == (32767,) * 3 + (5,)
+
+
+def test_d5_r3_mrprcprp() -> None:
+    rec = _one(ibm.mrprcprp(T0, cpuad=0x0A))
+    assert type(rec) is MRPRCPRP and rec.cpu == "0A" and rec.busy_us == 0
+    ours = MRPRCPRP(tod=T0, cpu="0A", pu_type="IFL", busy_us=5)
+    assert ours.encode()[0] == ibm.mrprcprp(T0, 0x0A)
+
+
+def test_d10_r2_mraplsdt_names_the_guest() -> None:
+    """A guest's APPLDATA: IBM's header names the guest; the data is the application's."""
+    data = "CICSPROD".encode("cp500") + (12).to_bytes(8, "big") + (3_000).to_bytes(8, "big")
+    raw = ibm.mraplsdt(T0, "CICS01", "ZVMSIM  MRAPLEDT", data + bytes(1))
+    rec = _one(raw)
+    assert rec == MRAPLEDT(tod=T0, userid="CICS01", workload="CICSPROD", txns=12, resp_us=3_000)
+    assert b"".join(rec.encode()) == raw
 
 
 def test_d3_r1_mrstorsg() -> None:
@@ -144,13 +214,11 @@ def _groups(ssch: tuple[int, int] = (10_000, 16_000)) -> list[bytes]:
     config = b"".join(
         (
             ibm.mrmtrsys(T0, "LMRPROD", "ABC123", 2),
-            ibm.appldata(T0, "MRMTRSPR", [60_000, 100, 0xFFC0]),
-            ibm.appldata(
-                T0,
-                "MRMTRDEV",
-                [("E700", 4), ("3390-9", 8), ("LX0001", 6), ("", 4), ("", 16)]
-                + [("20,21", 32), ("", 8), 3, 0, ("", 8)],
-            ),
+            ibm.mrmtrspr(T0, sdomains=0xFF),  # domains 0-7
+            ibm.appldata(T0, "MRMTRSPR", [60_000, 100]),  # interval, HF rate
+            ibm.mrmtrdev(T0, 0xE700, 0x3390, 0, bytes([0x20, 0x21]), "LX0001"),
+            # base, control unit, usage, links, control-unit model
+            ibm.appldata(T0, "MRMTRDEV", [("", 4), ("", 16), ("", 8), 3, ("", 8)]),
             ibm.mrmtrusr(T0, "BATCH1", 1, 100),
         )
     )
