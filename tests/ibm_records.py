@@ -231,16 +231,25 @@ def mraplsdt(tod: int, userid: str, product: str, data: bytes) -> bytes:
     return mrhdr(52 + len(data), 10, 2, tod) + head + data
 
 
-def appldata(tod: int, name: str, values: list[int | tuple[str, int]]) -> bytes:
-    """zvmsim's D10 R2 APPLDATA for record *name*: its own fields in order, no exact values.
+def appldata(
+    tod: int,
+    name: str,
+    values: list[int | tuple[str, int]],
+    exact: list[tuple[int, int]] = (),  # type: ignore[assignment]
+) -> bytes:
+    """zvmsim's D10 R2 APPLDATA for record *name*: its own fields in order, then exact values.
 
     *values* gives each field: an int (8-byte signed) or (text, length) (EBCDIC).
+    *exact* gives (field index, integer) pairs: the exact value of an IBM field
+    whose IBM form is coarser (the index counts the record's fields, the TOD
+    being 0).
     """
     # MRAPLSDT: https://www.ibm.com/support/pages/zvm/pubs/mon730/mraplsdt.html
     data = b"".join(
         struct.pack(">q", v) if isinstance(v, int) else _chars(v[0], v[1]) for v in values
     )
-    data += bytes([0])  # no exact values of IBM fields follow
+    data += bytes([len(exact)])  # the exact values of IBM fields that follow
+    data += b"".join(bytes([index]) + struct.pack(">q", v) for index, v in exact)
     head = struct.pack(
         ">hh8s16sB3x", 52, len(data), _chars("ZVMSIM", 8), _chars(f"ZVMSIM  {name}", 16), 0
     )

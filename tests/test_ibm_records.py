@@ -205,17 +205,22 @@ def _run(ssch: tuple[int, int] = (10_000, 16_000)) -> MonitorData:
     return MonitorData(_all(b"".join(_groups(ssch))))
 
 
-def _groups(ssch: tuple[int, int] = (10_000, 16_000)) -> list[bytes]:
+def _groups(ssch: tuple[int, int] = (10_000, 16_000), apps: bool = False) -> list[bytes]:
     """A one-interval run: configuration, then two sample sets a minute apart.
 
     *ssch* are the device's true cumulative SSCH counts; the 4-byte fields
     hold them (and the times derived from them) modulo 2**32, as CP's do.
+    With *apps*, APPLDATA is sampled too: guest CICS01 hands CP its
+    transactions in every sample set (IBM's MRAPLSDT, zvmsim's data).
     """
+    # sample domains 0-7 in IBM's byte; with APPLDATA (domain 10) the whole
+    # mask (MRMTRSPR's field 3) goes in our APPLDATA as its exact value
+    exact = [(3, 0xFF20)] if apps else []
     config = b"".join(
         (
             ibm.mrmtrsys(T0, "LMRPROD", "ABC123", 2),
             ibm.mrmtrspr(T0, sdomains=0xFF),  # domains 0-7
-            ibm.appldata(T0, "MRMTRSPR", [60_000, 100]),  # interval, HF rate
+            ibm.appldata(T0, "MRMTRSPR", [60_000, 100], exact),  # interval, HF rate
             ibm.mrmtrdev(T0, 0xE700, 0x3390, 0, bytes([0x20, 0x21]), "LX0001"),
             # base, control unit, usage, links, control-unit model
             ibm.appldata(T0, "MRMTRDEV", [("", 4), ("", 16), ("", 8), 3, ("", 8)]),
@@ -241,11 +246,25 @@ def _groups(ssch: tuple[int, int] = (10_000, 16_000)) -> list[bytes]:
                         *(n % 2**32 for n in (count, 10 * count)),
                         *(n % 2**32 for n in (2 * count, 7 * count)),
                     ),
+                    *([_cics(tod, 1200 * (k + 1))] if apps else []),
                     ibm.mrmtrend(tod),
                 )
             )
         )
     return [config, *sets]
+
+
+def _cics(tod: int, txns: int) -> bytes:
+    """CICS01's APPLDATA: *txns* transactions so far, 50 ms each."""
+    data = "CICSPROD".encode("cp500") + txns.to_bytes(8, "big") + (50_000 * txns).to_bytes(8, "big")
+    return ibm.mraplsdt(tod, "CICS01", "ZVMSIM  MRAPLEDT", data + bytes(1))
+
+
+def test_txn_line_from_ibm_records() -> None:
+    """1200 transactions a minute, 50 ms each: 20 a second at 50 ms."""
+    run = MonitorData(_all(b"".join(_groups(apps=True))))
+    row = zvmsim.report(run, "TXN").frame.set_index("userid").loc["CICS01"]
+    assert (row["workload"], row["etr"], row["resp_ms"]) == ("CICSPROD", 20.0, 50.0)
 
 
 def test_fcx108_line_from_ibm_records() -> None:
