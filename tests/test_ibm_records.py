@@ -87,6 +87,7 @@ def test_d1_r15_mrmtrusr() -> None:
 def test_d1_r1_mrmtrepr() -> None:
     rec = _one(ibm.mrmtrepr(T0, edomains=0x20))  # domain 2, Scheduler
     assert rec == MRMTREPR(tod=T0, event_domains=domain_mask(2))
+    assert MRMTREPR(tod=T0, event_domains=domain_mask(2, 7)).encode() == [ibm.mrmtrepr(T0, 0x21)]
 
 
 def test_d1_r9_mrmtrspr() -> None:
@@ -129,6 +130,8 @@ def test_d1_r16_mrmtrsch() -> None:
     rec = _one(ibm.mrmtrsch(T0, dsp=(32767, 32767, 32767), ldgcp=5))
     assert type(rec) is MRMTRSCH
     assert (rec.dspbuf1, rec.dspbuf2, rec.dspbuf3, rec.loading_capacity) == (32767,) * 3 + (5,)
+    ours = MRMTRSCH(tod=T0, storbuf1=300, dspbuf1=40, dspbuf2=30, dspbuf3=20, loading_capacity=9)
+    assert ours.encode()[0] == ibm.mrmtrsch(T0, dsp=(40, 30, 20), ldgcp=9)
 
 
 def test_d5_r3_mrprcprp() -> None:
