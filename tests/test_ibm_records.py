@@ -318,3 +318,33 @@ def test_fcx112_line_from_ibm_records() -> None:
     assert row["vio_rate"] == pytest.approx(10.0)
     line = next(x for x in rep.text.splitlines() if x.startswith("BATCH1"))
     assert "10.0" in line
+
+
+def test_fcx131_line_from_ibm_device_records_alone() -> None:
+    """A real system's device configuration (no zvmsim APPLDATA): FCX131 from IBM's fields."""
+    _config, *sets = _groups()
+    config = b"".join(
+        (
+            ibm.mrmtrsys(T0, "LMRPROD", "ABC123", 2),
+            ibm.mrmtrspr(T0, sdomains=0xFF),
+            *(
+                ibm.mrmtrdev(T0, 0xE700 + k, 0x3390, 0x40 + k, bytes([0x20, 0x21]), f"LX000{k + 1}")
+                for k in range(3)
+            ),
+            ibm.mrmtrusr(T0, "BATCH1", 1, 100),
+        )
+    )
+    run = MonitorData(_all(b"".join([config, *sets])))
+    row = zvmsim.report(run, "FCX131").frame.iloc[0]
+    assert (row["addr"], row["subchannel"], row["devices"], row["type"]) == (
+        "E700-E702",
+        "0040-0042",
+        3,
+        "3390",
+    )
+    assert (row["volser"], row["chpid_1"], row["chpid_2"], row["paths"]) == (
+        "LX0001-LX0003",
+        "20",
+        "21",
+        2,
+    )
