@@ -348,3 +348,20 @@ def test_fcx131_line_from_ibm_device_records_alone() -> None:
         "21",
         2,
     )
+
+
+def test_fcx149_from_ibm_profile_records_alone() -> None:
+    """A real system's D1 R9 and D1 R1: the domains from IBM's bytes, the interval unknown."""
+    _config, *sets = _groups()
+    config = b"".join(
+        (
+            ibm.mrmtrsys(T0, "LMRPROD", "ABC123", 2),
+            ibm.mrmtrspr(T0, sdomains=0xCA),  # System, Monitor, User, I/O
+            ibm.mrmtrepr(T0, edomains=0x20),  # Scheduler
+            ibm.mrmtrusr(T0, "BATCH1", 1, 100),
+        )
+    )
+    rep = zvmsim.report(MonitorData(_all(b"".join([config, *sets]))), "FCX149")
+    row = rep.frame.iloc[0]
+    assert (row["sample_domains"], row["event_domains"]) == ("SYSTEM MONITOR USER I/O", "SCHEDULER")
+    assert "Sample interval ............................        ... sec" in rep.text
