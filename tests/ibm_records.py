@@ -189,6 +189,9 @@ def mrstoasi(tod: int, owner: str, name: str, resident: int, reads: int, writes:
 def mruseact(tod: int, userid: str) -> bytes:
     """D4 R3 MRUSEACT, user activity: USEACT_VMDUSER at 20 and VMDCPUAD at 28 (32 bytes).
 
+    IBM's 6.1 and 6.2 pages (mon610, mon620 MRUSEACT) give the head: VMDUSER
+    20 (8 characters), VMDCPUAD 28 (unsigned 2, zero: the base virtual CPU).
+
     Only the user identification is at IBM's offsets in zvmsim's record
     (docs/monwrite-format.md); the rest travels in zvmsim's APPLDATA.
     """
