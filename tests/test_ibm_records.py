@@ -97,6 +97,8 @@ def test_d0_r3_mrsytrsg() -> None:
     assert (rec.low_threshold, rec.high_threshold) == (1_000, 2_000)
     assert _one(ibm.mrsytrsg(T0)) == MRSYTRSG(tod=T0)
     assert MRSYTRSG.IBM_LENGTH == 492
+    ours = MRSYTRSG(tod=T0, **dict(zip(_names(MRSYTRSG), values, strict=True)))
+    assert ours.encode() == [ibm.mrsytrsg(T0), ibm.appldata(T0, "MRSYTRSG", values)]
 
 
 def test_d0_r14_mrsytxsg() -> None:
@@ -107,6 +109,9 @@ def test_d0_r14_mrsytxsg() -> None:
     assert (rec.level, rec.size_pages, rec.reads, rec.read_hits) == ("TRACK", 8192, 900, 600)
     assert (rec.home, rec.given_back) == ("CENTRAL", 5)
     assert MRSYTXSG.IBM_LENGTH == 188
+    plain = [v if isinstance(v, int) else v[0] for v in values]
+    ours = MRSYTXSG(tod=T0, **dict(zip(_names(MRSYTXSG), plain, strict=True)))
+    assert ours.encode() == [ibm.mrsytxsg(T0), ibm.appldata(T0, "MRSYTXSG", values)]
 
 
 def test_our_appldata_without_its_ibm_record_is_refused() -> None:
