@@ -30,6 +30,9 @@ __all__ = [
     "mrstoasi",
     "mrstorsg",
     "mrsytprp",
+    "mrsytrsg",
+    "mrsytsyg",
+    "mrsytxsg",
     "mruseact",
     "tod_of",
 ]
@@ -75,6 +78,40 @@ def mrsytprp(tod: int, cpuad: int, prbtm_us: int, utime_us: int, tmsys_us: int) 
     struct.pack_into(">Q", rec, 24, prbtm_us * 4096)  # SYTPRP_PFXPRBTM, TOD units
     struct.pack_into(">Q", rec, 32, utime_us * 4096)  # SYTPRP_PFXUTIME
     struct.pack_into(">Q", rec, 40, tmsys_us * 4096)  # SYTPRP_PFXTMSYS
+    return bytes(rec)
+
+
+def mrsytrsg(tod: int) -> bytes:
+    """D0 R3 MRSYTRSG, real storage data (global); z/VM 5.3, 492 bytes.
+
+    z/VM 5.3's record: SYTRSG_SYSRSVPG at 36 ... SYTRSG_RSAAFRIU (8) at 216,
+    where z/VM 5.2's 224-byte record ends, then 5.3's demand-scan counts to
+    SYTRSG_RSARESBC at 488. zvmsim fills none of IBM's fields (all zero).
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytrsg.html
+    return bytes(_record(492, 0, 3, tod))
+
+
+def mrsytxsg(tod: int) -> bytes:
+    """D0 R14 MRSYTXSG, minidisk cache data (global); z/VM 5.3, 188 bytes.
+
+    SYTXSG_XSTXBGET at 20 and SYTXSG_XSTXBREL at 24 (both reserved in 7.5),
+    ... SYTXSG_TCMPIN4K at 184. zvmsim fills none of IBM's fields (all zero).
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytxsg.html
+    return bytes(_record(188, 0, 14, tod))
+
+
+def mrsytsyg(tod: int, cpucount: int = 0) -> bytes:
+    """D0 R19 MRSYTSYG, system data (global); z/VM 5.3, 112 bytes.
+
+    SYTSYG_XCTMSACT (8) at 20, ... SYTSYG_CPUCOUNT (2) at 64, ...
+    SYTSYG_VL3CPNAM (16) at 96. zvmsim fills none of IBM's fields; *cpucount*
+    lets a test put a real system's value where zvmsim must ignore it.
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytsyg.html
+    rec = _record(112, 0, 19, tod)
+    struct.pack_into(">H", rec, 64, cpucount)  # SYTSYG_CPUCOUNT
     return bytes(rec)
 
 

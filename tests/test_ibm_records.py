@@ -8,6 +8,8 @@ report lines they give.
 
 from __future__ import annotations
 
+import dataclasses
+
 import ibm_monwrite
 import ibm_records as ibm
 import pytest
@@ -29,6 +31,9 @@ from zvmsim.monitor.records import (
     MRSTOASI,
     MRSTORSG,
     MRSYTPRP,
+    MRSYTRSG,
+    MRSYTSYG,
+    MRSYTXSG,
     MRUSEACT,
     Record,
     decode,
@@ -69,6 +74,61 @@ def test_d0_r2_mrsytprp() -> None:
     rec = _one(ibm.mrsytprp(T0, cpuad=3, prbtm_us=1_500_000, utime_us=2_000_000, tmsys_us=250))
     assert rec == MRSYTPRP(tod=T0, cpu=3, prbtm_us=1_500_000, utime_us=2_000_000, tmsys_us=250)
     assert MRSYTPRP.IBM_LENGTH == 108
+
+
+def test_d0_r19_mrsytsyg() -> None:
+    """A real system's D0 R19 (no zvmsim APPLDATA): IBM's fields are not ours, all zero."""
+    rec = _one(ibm.mrsytsyg(T0, cpucount=6))
+    assert rec == MRSYTSYG(tod=T0)
+    assert MRSYTSYG.IBM_LENGTH == 112
+
+
+def test_d0_r19_with_our_appldata() -> None:
+    """zvmsim's D0 R19: IBM's record, then our APPLDATA with the high-frequency counts."""
+    values = [40, 100, 350, 20, 10, 200, 60, 80, 9, 6, 5, 7, 1, 2, 3]
+    rec = _one(ibm.mrsytsyg(T0) + ibm.appldata(T0, "MRSYTSYG", values))
+    assert type(rec) is MRSYTSYG
+    assert (rec.logged, rec.hf_samples, rec.hf_dispatch, rec.hf_eligible) == (40, 100, 350, 20)
+    assert (rec.cls_q0, rec.cls_e3, rec.hf_loading, rec.hf_loading_e3) == (10, 5, 7, 3)
+    assert MRSYTSYG(tod=T0, **dict(zip(_names(MRSYTSYG), values, strict=True))).encode() == [
+        ibm.mrsytsyg(T0),
+        ibm.appldata(T0, "MRSYTSYG", values),
+    ]
+
+
+def test_d0_r3_mrsytrsg() -> None:
+    values = [500_000, 3_000, 0, 0, 12, 4_000, 10, 2, 0, 1, 0, 0, 0, 60, 180_000, 1_000, 2_000]
+    rec = _one(ibm.mrsytrsg(T0) + ibm.appldata(T0, "MRSYTRSG", values))
+    assert type(rec) is MRSYTRSG
+    assert (rec.frames, rec.available, rec.scans, rec.pass2) == (500_000, 3_000, 12, 2)
+    assert (rec.low_threshold, rec.high_threshold) == (1_000, 2_000)
+    assert _one(ibm.mrsytrsg(T0)) == MRSYTRSG(tod=T0)
+    assert MRSYTRSG.IBM_LENGTH == 492
+    ours = MRSYTRSG(tod=T0, **dict(zip(_names(MRSYTRSG), values, strict=True)))
+    assert ours.encode() == [ibm.mrsytrsg(T0), ibm.appldata(T0, "MRSYTRSG", values)]
+
+
+def test_d0_r14_mrsytxsg() -> None:
+    values: list[int | tuple[str, int]] = [("TRACK", 6), 8192, 65536, 12]
+    values += [900, 600, 250, 40, 30, 45, 20, ("CENTRAL", 8), 0, 5]
+    rec = _one(ibm.mrsytxsg(T0) + ibm.appldata(T0, "MRSYTXSG", values))
+    assert type(rec) is MRSYTXSG
+    assert (rec.level, rec.size_pages, rec.reads, rec.read_hits) == ("TRACK", 8192, 900, 600)
+    assert (rec.home, rec.given_back) == ("CENTRAL", 5)
+    assert MRSYTXSG.IBM_LENGTH == 188
+    plain = [v if isinstance(v, int) else v[0] for v in values]
+    ours = MRSYTXSG(tod=T0, **dict(zip(_names(MRSYTXSG), plain, strict=True)))
+    assert ours.encode() == [ibm.mrsytxsg(T0), ibm.appldata(T0, "MRSYTXSG", values)]
+
+
+def test_our_appldata_without_its_ibm_record_is_refused() -> None:
+    """An extension belongs right after the IBM record it completes."""
+    with pytest.raises(ZvmsimError, match="follows no such record"):
+        _all(ibm.appldata(T0, "MRSYTSYG", [1] + [0] * 14))
+
+
+def _names(kind: type[Record]) -> list[str]:
+    return [f.name for f in dataclasses.fields(kind) if f.name != "tod"]
 
 
 def test_d1_r4_mrmtrsys() -> None:
@@ -237,6 +297,7 @@ def _groups(ssch: tuple[int, int] = (10_000, 16_000), apps: bool = False) -> lis
         sets.append(
             b"".join(
                 (
+                    ibm.mrsytsyg(tod),
                     ibm.appldata(tod, "MRSYTSYG", [1] + [0] * 14),
                     ibm.mrsytprp(tod, 0, vcpu, tcpu, 1_000_000 * (k + 1)),
                     ibm.mruseact(tod, "BATCH1"),
@@ -365,3 +426,17 @@ def test_fcx149_from_ibm_profile_records_alone() -> None:
     row = rep.frame.iloc[0]
     assert (row["sample_domains"], row["event_domains"]) == ("SYSTEM MONITOR USER I/O", "SCHEDULER")
     assert "Sample interval ............................        ... sec" in rep.text
+
+
+def test_fcx100_takes_processor_time_from_mrsytprp() -> None:
+    """FCX100's split comes from D0 R2's IBM fields: busy is PFXUTIME + PFXTMSYS,
+    %SYS is PFXTMSYS, %EMU is PFXPRBTM. The run has no MRPRCPRP (zvmsim's D5 R3),
+    so the processor's elapsed time is the interval's and none of it is suspended."""
+    rep = zvmsim.report(_run(), "FCX100")
+    row = rep.frame.set_index("cpu").loc["00"]
+    # a minute: user time 6 s (emulation 4.5 s of it), system time 1 s
+    assert row["pct_cpu"] == pytest.approx(100 * 7 / 60)
+    assert row["pct_usr"] == pytest.approx(10.0)
+    assert row["pct_sys"] == pytest.approx(100 / 60)
+    assert row["pct_emu"] == pytest.approx(7.5)
+    assert row["pct_susp"] == 0
