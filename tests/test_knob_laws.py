@@ -42,18 +42,6 @@ NOT_YET_RUNNING: dict[tuple[str, str], tuple[object, ...]] = {}  # every in-rang
 # Laws the simulation breaks today, with the figures measured and the
 # mechanism suspected (strict xfails: each turns red once fixed).
 BROKEN: dict[str, str] = {
-    "thrasher-paging_volumes-FCX113-LIN102-page_reads": (
-        "LIN102 pages about 400 pages/s on 2 paging volumes and 476-503 on 4-40 (seeds 1-3, "
-        "50 s): with issue 18's blocking model the other guests' page-outs fill 2 volumes "
-        "77% (4: 38%), their free slots lie in runs of about 2 / .77 slots, so writes "
-        "carry 2 pages (4 on 4 volumes, 14 on 11) and start about 2.5 times as many "
-        "I/Os, which LIN102's reads wait behind. Before, every write carried 8 pages "
-        "whatever the fullness (470 on 2 volumes, 496 on 4). The law's premise (one "
-        "thread, one I/O at a time, so the volume count does not matter) holds from 4 "
-        "volumes on; on 2 nearly full volumes a z/VM analyst would expect exactly this "
-        "slow-down (the seed: keep page space far from full). Suggest 'not_down', or a "
-        "grid from 4"
-    ),
     "emergency-scan-experiment_vdisk_gb-FCX225-pgin_pgout": (
         "PGIN+PGOUT 314 (0 GB) -> 908 (2) -> 5305 (4) -> 2193 (8) for seed 1, 5750 -> 3023 "
         "for seed 3: past 4 GB of VDISK the system thrashes and paging to XSTORE falls "
