@@ -42,22 +42,6 @@ NOT_YET_RUNNING: dict[tuple[str, str], tuple[object, ...]] = {}  # every in-rang
 # Laws the simulation breaks today, with the figures measured and the
 # mechanism suspected (strict xfails: each turns red once fixed).
 BROKEN: dict[str, str] = {
-    "emergency-scan-experiment_vdisk_gb-FCX225-pgin_pgout": (
-        "PGIN+PGOUT 314 (0 GB) -> 908 (2) -> 5305 (4) -> 2193 (8) for seed 1, 5750 -> 3023 "
-        "for seed 3: past 4 GB of VDISK the system thrashes and paging to XSTORE falls "
-        "while response time rises; suspected: the VDISK writer's pages crowd out the "
-        "paging path (XSTORE full or the demand scan stalls) rather than a resource the "
-        "reports show saturated. Measured (issue 18, preda): at 4 GB the mean is one "
-        "interval's storm (seed 1: 7805/2494/2341/22138 a second by interval, 2400 in the "
-        "quiet ones, as at 8 GB); Storage.keep_hot brings a guest's whole missing hot set "
-        "back from XSTORE in one request (take_frames of up to 37,000 frames), so one "
-        "demand scan takes that many at once, emergency scan strips other guests' hot "
-        "sets and they do the same. Paging a hot set back in as the guest touches it "
-        "(in chunks, its CPU between) breaks the cascade and makes the law hold "
-        "(279/811/39459/39645), but tried with 256-page chunks the system then thrashes "
-        "past 4 GB (83% busy, application response 11-15 s against 1.4-3.2 s): not "
-        "kept; it also moves every scenario whose Linux guests keep a hot set"
-    ),
     "reorder-large_guests-TXN->>All<<-resp_ms": (
         "the small guests' response 38/28/37 ms (1 large guest, seeds 1-3) -> 30/22/36 "
         "(2) -> 9.3/10.9/22.6 (3): more large guests make the small ones faster. Not "
