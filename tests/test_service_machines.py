@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 import pytest
@@ -33,8 +34,10 @@ def _ustat(userid: str):
 
 def test_a_service_machine_sleeps_between_its_wakes() -> None:
     perfsvm = _ustat("PERFSVM")
-    assert perfsvm["pct_dm"] > 80  # dropped after CP's test-idle time
     assert 0 < perfsvm["pct_act"] < 20  # active only around its once-a-minute wake
+    # of the samples that find it active (work since the sample before), many find
+    # it already dropped after CP's test-idle time: the seed's %DM 60
+    assert perfsvm["pct_dm"] > 30
 
 
 def test_act_is_not_the_complement_of_dm() -> None:
@@ -42,7 +45,7 @@ def test_act_is_not_the_complement_of_dm() -> None:
     assert tcpip["pct_dm"] == 0 and tcpip["pct_tiw"] > 90
     assert 0 < tcpip["pct_act"] < 20  # as the seed's: %TIW 99, %ACT 4
     idle = _ustat("SVM1")
-    assert idle["pct_act"] == 0 and idle["pct_dm"] == 100
+    assert idle["pct_act"] == 0 and math.isnan(idle["pct_dm"])  # no active sample: dots
 
 
 def test_a_service_machine_needs_a_reason_to_wake() -> None:

@@ -34,7 +34,12 @@ def _summary(iv: Interval) -> dict:
     )
     hf = iv.system.get("hf_samples", 0)
     paging = paging_rates(iv)
-    active = sum(1 for u in iv.users.values() if u["hf_samples"] > u["hf_dm"] or u["tcpu_us"])
+    # users found active at least once (older files: found out of dormancy), or charged
+    active = sum(
+        1
+        for u in iv.users.values()
+        if u.get("hf_act", u["hf_samples"] - u["hf_dm"]) > 0 or u["tcpu_us"]
+    )
     return {
         "pct_busy": 100.0 * busy / elapsed if elapsed else 0.0,
         "tv_ratio": busy / virtual if virtual else 0.0,
