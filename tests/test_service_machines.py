@@ -44,8 +44,24 @@ def test_act_is_not_the_complement_of_dm() -> None:
     tcpip = _ustat("TCPIP")  # in queue throughout (stay), working only when woken
     assert tcpip["pct_dm"] == 0 and tcpip["pct_tiw"] > 90
     assert 0 < tcpip["pct_act"] < 20  # as the seed's: %TIW 99, %ACT 4
-    idle = _ustat("SVM1")
-    assert idle["pct_act"] == 0 and math.isnan(idle["pct_dm"])  # no active sample: dots
+    svm = _ustat("SVM1")  # a request every 150 s on average: seldom active
+    assert svm["pct_act"] < 5
+
+
+def test_a_user_never_active_shows_dots() -> None:
+    from zvmsim.perfkit.user import STATES, ustat_shares
+
+    shares = ustat_shares({"hf_samples": 90, "hf_act": 0, **{f"hf_{s}": 0 for s in STATES}})
+    assert shares["pct_act"] == 0 and math.isnan(shares["pct_dm"])
+
+
+def test_the_system_row_weights_the_states_by_act() -> None:
+    frame = report(_fine(), "FCX114").frame
+    users, system = frame.iloc[1:], frame.iloc[0]
+    act = users["pct_act"].fillna(0.0)
+    assert system["pct_act"] == pytest.approx(act.mean())
+    tiw = (users["pct_tiw"].fillna(0.0) * act).sum() / act.sum()
+    assert system["pct_tiw"] == pytest.approx(tiw)  # seed 000: %TIW 71 from its users'
 
 
 def test_a_service_machine_needs_a_reason_to_wake() -> None:

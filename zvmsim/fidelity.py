@@ -116,12 +116,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "and goes dormant; the seed's PERFSVM also waits on I/O (%IOA 23) between its "
         "wakes, which our server does not do"
     ),
-    ("fine", "", "active"): (
-        "7 against 12: the 15 idle SVM* machines never wake; in the seed five more users "
-        "did something in each minute. The CMS service machine (cms_service: dormant "
-        "between wakes by its timer or by work) is modelled, but what the seed's other "
-        "service machines do and how often is not in the seed"
-    ),
     ("fine", "", "pgin_pgout"): (
         "0 against 14 a second: our partition is roomier than the seed's. The seed's "
         "FCX113 shows the guests' pages at 9.8 GB resident and 0.8 GB in XSTORE "
