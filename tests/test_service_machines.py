@@ -95,3 +95,12 @@ def test_linux_waits_for_its_disk_io_as_io_active() -> None:
     active (%IOA), never its synchronous I/O wait (%IOW), as the seed's guests show."""
     db2 = _ustat("LMRDB2P")
     assert db2["pct_iow"] == 0 and db2["pct_ioa"] > 0
+
+
+def test_a_share_of_all_samples_weighs_in_act() -> None:
+    import pandas as pd
+
+    from zvmsim.perfkit.user import all_sample_share
+
+    frame = pd.DataFrame({"pct_act": [2.0, 100.0, 0.0], "pct_cpu": [50.0, 3.0, float("nan")]})
+    assert list(all_sample_share(frame, "pct_cpu")) == pytest.approx([1.0, 3.0, 0.0])

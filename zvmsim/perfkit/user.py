@@ -34,6 +34,7 @@ __all__ = [
     "FCX114",
     "FCX164",
     "SYSTEM_ROW",
+    "all_sample_share",
     "by_time_per_user",
     "user_matches",
     "users_in",
@@ -157,6 +158,14 @@ def ustat_system_row(frame: pd.DataFrame) -> pd.DataFrame:
         shares = pd.to_numeric(users[col], errors="coerce").fillna(0.0)
         frame.at[row, col] = float((shares * act).sum() / weight) if weight else float("nan")
     return frame
+
+
+def all_sample_share(frame: pd.DataFrame, column: str) -> pd.Series:
+    """A USTAT state column as a share of *all* each user's samples: its share of
+    the active ones times %ACT (a user never active: 0). A user seen active in two
+    samples, one of them waiting for a CPU, shows %CPU 50 but waited in 1% of them."""
+    share = pd.to_numeric(frame[column], errors="coerce").fillna(0.0)
+    return share * pd.to_numeric(frame["pct_act"], errors="coerce").fillna(0.0) / 100.0
 
 
 def queue_shares(c: dict) -> dict:
