@@ -130,15 +130,16 @@ def ustat_shares(c: dict) -> dict:
     (running, CPU, page, I/O or simulation wait). A server idling in the
     dispatch list between rare bits of work is in queue (%TIW) but seldom
     active, as the seed's TCPIP (in test idle in 99% of the samples, active in
-    4%) shows. The states are those of the active samples only. Records
-    without the count (older files) file every sample: shares of all samples,
-    %ACT 100 - %DM.
+    4%) shows. The states are shares of the samples whose state was filed:
+    the active ones (files written before zvmsim filed the active samples only
+    filed every sample, and keep their shares of all samples). Records without
+    the active count (older files still) give %ACT as 100 - %DM.
     """
     n = c["hf_samples"]
-    active = c.get("hf_act", n)
-    pct = {f"pct_{s}": (100.0 * c[f"hf_{s}"] / active if active else float("nan")) for s in STATES}
+    filed = sum(c[f"hf_{s}"] for s in STATES)
+    pct = {f"pct_{s}": (100.0 * c[f"hf_{s}"] / filed if filed else float("nan")) for s in STATES}
     if "hf_act" in c:
-        act = 100.0 * active / n if n else float("nan")
+        act = 100.0 * c["hf_act"] / n if n else float("nan")
     else:
         act = 100.0 - pct["pct_dm"]
     return {"pct_act": act, **pct}
