@@ -23,6 +23,7 @@ import pandas as pd
 from ..api import report
 from ..errors import ZvmsimError
 from ..perfkit.reduce import RunData
+from ..perfkit.user import all_sample_share
 
 __all__ = ["CHECKS", "Check", "answer_checks", "checklist_text", "duress_checklist"]
 
@@ -70,7 +71,7 @@ def _tv(run: RunData) -> tuple[str, str]:
 def _page_wait(run: RunData) -> tuple[str, str]:
     frame = report(run, "FCX114").frame
     users = frame[~frame["userid"].str.startswith(">")]
-    waiting = users[pd.to_numeric(users["pct_pgw"], errors="coerce") >= PGW_USER]
+    waiting = users[all_sample_share(users, "pct_pgw") >= PGW_USER]  # of all its samples
     if waiting.empty:
         return f"no user in page wait in {PGW_USER:g}% of samples or more", "ok"
     names = ", ".join(f"{r.userid} {r.pct_pgw:.0f}%" for r in waiting.head(3).itertuples())

@@ -15,6 +15,7 @@ import pandas as pd
 from ..api import report
 from ..errors import ZvmsimError
 from ..perfkit.reduce import RunData
+from ..perfkit.user import all_sample_share
 from .checklist import (
     Check,
     _blocking,
@@ -72,7 +73,7 @@ def _partition(run: RunData) -> tuple[str, str]:
 def _cpu_wait(run: RunData) -> tuple[str, str]:
     frame = report(run, "FCX114").frame
     users = frame[~frame["userid"].str.startswith(">")]
-    waiting = users[pd.to_numeric(users["pct_cpu"], errors="coerce") >= CPU_WAIT]
+    waiting = users[all_sample_share(users, "pct_cpu") >= CPU_WAIT]  # of all its samples
     if waiting.empty:
         return f"no user waits for a CPU in {CPU_WAIT:g}% of samples or more", "ok"
     names = ", ".join(f"{r.userid} {r.pct_cpu:.0f}%" for r in waiting.head(3).itertuples())
