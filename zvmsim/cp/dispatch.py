@@ -54,6 +54,8 @@ from operator import itemgetter
 from typing import Any
 
 import simpy
+from simpy.core import NORMAL
+from simpy.events import Timeout
 
 from .vmdbk import CFW, CPU, IOA, LIM, RUN, TIW, Vmdbk
 
@@ -121,6 +123,7 @@ class Processors:
         "redispatch_s",
         "_freed_cbs",
         "_next_cbs",
+        "_quiet_ends",
     )
 
     def __init__(
@@ -174,6 +177,9 @@ class Processors:
         # per processor, the callbacks at a burst's end and a moment later (made once)
         self._freed_cbs = [self._freed_cb(cpu) for cpu in range(count)]
         self._next_cbs = [self._next_cb(cpu) for cpu in range(count)]
+        # per processor, the end of a burst wake() placed, not yet scheduled: (when,
+        # event id) kept back until work queues (see _schedule_ends)
+        self._quiet_ends: list[tuple[float, int] | None] = [None] * count
 
     def set_redispatch(self, seconds: float) -> None:
         """Each time a logical processor leaves its wait state, PR/SM takes *seconds*
@@ -254,6 +260,8 @@ class Processors:
                     excess.forget(seq)
                 return self._place(cpu, user, total, virtual_s)
         event = env.event()
+        if not self._ready:
+            self._schedule_ends(range(self.count))
         heapq.heappush(self._ready, (start_tag, seq, user, total, virtual_s, event))
         user.state = CPU
         return event
@@ -393,6 +401,8 @@ class Processors:
                 self.master_runs += 1
             return self._place(master, user, total, virtual_s)
         event = self.env.event()
+        if not self._master_q:
+            self._schedule_ends((master,))
         self._master_q.append((now, user, total, virtual_s, event))
         user.state = CPU
         return event
@@ -513,8 +523,40 @@ class Processors:
         cp.tcpu_s += cp_s
         cp.burst = (start, end, 0.0, cpu, speed)
         cp.state = RUN
-        env.timeout(end - now).callbacks.append(self._freed_cbs[cpu])
+        # the burst's end, as env.timeout(end - now) with _freed_cb would schedule it
+        # (same time, same event id), kept back: see _schedule_ends
+        self._quiet_ends[cpu] = (now + (end - now), next(env._eid))
         return True
+
+    def _schedule_ends(self, cpus: Iterable[int]) -> None:
+        """Work is about to queue: schedule the kept-back ends of *cpus*' bursts.
+
+        A burst's end matters only to start queued work (:meth:`_freed_cb`). The
+        end of a burst :meth:`wake` placed (with nothing queued) is kept back with
+        the event id it would have had, and scheduled with that id, so in its
+        place in the order of events, once work queues — in the common ready
+        queue (for every processor) or the master's (for the master) — before the
+        end has passed. An end already passed found nothing queued then: it did
+        nothing. One at this very moment can only find its processor busy again
+        (work queues only when no processor it may use is free), so its
+        :meth:`_next` would do nothing either: it is dropped too.
+        """
+        ends, env = self._quiet_ends, self.env
+        now = env._now
+        for cpu in cpus:
+            end = ends[cpu]
+            if end is None:
+                continue
+            ends[cpu] = None
+            at, eid = end
+            if at > now:
+                event = Timeout.__new__(Timeout)
+                event.env = env
+                event.callbacks = [self._freed_cbs[cpu]]
+                event._value = None
+                event._delay = at - now
+                event._ok = True
+                heapq.heappush(env._queue, (at, NORMAL, eid, event))
 
     def busy(self, cpu: int) -> float:
         """Busy seconds of *cpu* that have elapsed (placed work that already ran)."""
