@@ -508,19 +508,20 @@ class Processors:
         segments = self._segments[cpu]  # type: ignore[index]
         segments.append((now, start, 0.0))
         speed = self.speed[cpu]
-        if speed == 1.0:
-            end = start + cp_s
+        if not cp_s:  # a timer pop: PR/SM's dispatch alone (adding nothing is left out)
+            end = start
         else:
-            end = start + cp_s / speed
-            susp_s[cpu] += end - start - cp_s
+            if speed == 1.0:
+                end = start + cp_s
+            else:
+                end = start + cp_s / speed
+                susp_s[cpu] += end - start - cp_s
+            if end != start:
+                segments.append((start, end, speed))
+            self.busy_s[cpu] += cp_s
+            self.system_s[cpu] += cp_s
+            cp.tcpu_s += cp_s
         free_at[cpu] = end
-        if end != start:
-            segments.append((start, end, speed))
-        self.busy_s[cpu] += cp_s
-        self.virtual_s[cpu] += 0.0
-        self.system_s[cpu] += cp_s
-        cp.vcpu_s += 0.0
-        cp.tcpu_s += cp_s
         cp.burst = (start, end, 0.0, cpu, speed)
         cp.state = RUN
         # the burst's end, as env.timeout(end - now) with _freed_cb would schedule it
