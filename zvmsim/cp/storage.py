@@ -19,10 +19,8 @@ aging list can replace it without touching this module.
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from collections import deque
 from collections.abc import Generator
-from itertools import accumulate
 from typing import TYPE_CHECKING, Protocol
 
 import simpy
@@ -41,19 +39,6 @@ if TYPE_CHECKING:
 __all__ = ["SEGMENT_PAGES", "ScanPolicy", "Storage"]
 
 SEGMENT_PAGES = 256  # a 1 MB segment of virtual storage
-
-
-def _pick_volume(on: dict[int, int], pick: float) -> int:
-    """The volume, in volume order, whose pages in *on* cover position *pick* (the
-    last one if none does): the first whose running total of pages exceeds *pick*.
-
-    (Subtracting each volume's pages from *pick* in turn until it goes below zero
-    finds the same one: *pick* is below 2**53, so each difference down to zero is
-    exact.)"""
-    volumes = sorted(on)
-    totals = list(accumulate(map(on.__getitem__, volumes)))
-    i = bisect_right(totals, pick)
-    return volumes[i] if i < len(volumes) else volumes[-1]
 
 
 class ScanPolicy(Protocol):
@@ -672,8 +657,12 @@ class Storage:
 
         The read brings ``read_pages`` pages, or *pages* when given (a block
         page-in of a user coming back from dormancy)."""
+        pick = self.rnd.random() * space.dasd
         on = space.dasd_on
-        volume = _pick_volume(on, self.rnd.random() * space.dasd)
+        for volume in sorted(on):
+            pick -= on[volume]
+            if pick < 0:
+                break
         n = min(pages or self.read_pages, on[volume])
         on[volume] -= n
         if not on[volume]:
