@@ -54,8 +54,6 @@ from operator import itemgetter
 from typing import Any
 
 import simpy
-from simpy.core import NORMAL
-from simpy.events import Timeout
 
 from .vmdbk import CFW, CPU, IOA, LIM, RUN, TIW, Vmdbk
 
@@ -123,7 +121,6 @@ class Processors:
         "redispatch_s",
         "_freed_cbs",
         "_next_cbs",
-        "_quiet_ends",
     )
 
     def __init__(
@@ -177,9 +174,6 @@ class Processors:
         # per processor, the callbacks at a burst's end and a moment later (made once)
         self._freed_cbs = [self._freed_cb(cpu) for cpu in range(count)]
         self._next_cbs = [self._next_cb(cpu) for cpu in range(count)]
-        # per processor, the end of a burst wake() placed, not yet scheduled: (when,
-        # event id) kept back until work queues (see _schedule_ends)
-        self._quiet_ends: list[tuple[float, int] | None] = [None] * count
 
     def set_redispatch(self, seconds: float) -> None:
         """Each time a logical processor leaves its wait state, PR/SM takes *seconds*
@@ -260,8 +254,6 @@ class Processors:
                     excess.forget(seq)
                 return self._place(cpu, user, total, virtual_s)
         event = env.event()
-        if not self._ready:
-            self._schedule_ends(range(self.count))
         heapq.heappush(self._ready, (start_tag, seq, user, total, virtual_s, event))
         user.state = CPU
         return event
@@ -401,8 +393,6 @@ class Processors:
                 self.master_runs += 1
             return self._place(master, user, total, virtual_s)
         event = self.env.event()
-        if not self._master_q:
-            self._schedule_ends((master,))
         self._master_q.append((now, user, total, virtual_s, event))
         user.state = CPU
         return event
@@ -508,56 +498,23 @@ class Processors:
         segments = self._segments[cpu]  # type: ignore[index]
         segments.append((now, start, 0.0))
         speed = self.speed[cpu]
-        if not cp_s:  # a timer pop: PR/SM's dispatch alone (adding nothing is left out)
-            end = start
+        if speed == 1.0:
+            end = start + cp_s
         else:
-            if speed == 1.0:
-                end = start + cp_s
-            else:
-                end = start + cp_s / speed
-                susp_s[cpu] += end - start - cp_s
-            if end != start:
-                segments.append((start, end, speed))
-            self.busy_s[cpu] += cp_s
-            self.system_s[cpu] += cp_s
-            cp.tcpu_s += cp_s
+            end = start + cp_s / speed
+            susp_s[cpu] += end - start - cp_s
         free_at[cpu] = end
+        if end != start:
+            segments.append((start, end, speed))
+        self.busy_s[cpu] += cp_s
+        self.virtual_s[cpu] += 0.0
+        self.system_s[cpu] += cp_s
+        cp.vcpu_s += 0.0
+        cp.tcpu_s += cp_s
         cp.burst = (start, end, 0.0, cpu, speed)
         cp.state = RUN
-        # the burst's end, as env.timeout(end - now) with _freed_cb would schedule it
-        # (same time, same event id), kept back: see _schedule_ends
-        self._quiet_ends[cpu] = (now + (end - now), next(env._eid))
+        env.timeout(end - now).callbacks.append(self._freed_cbs[cpu])
         return True
-
-    def _schedule_ends(self, cpus: Iterable[int]) -> None:
-        """Work is about to queue: schedule the kept-back ends of *cpus*' bursts.
-
-        A burst's end matters only to start queued work (:meth:`_freed_cb`). The
-        end of a burst :meth:`wake` placed (with nothing queued) is kept back with
-        the event id it would have had, and scheduled with that id, so in its
-        place in the order of events, once work queues — in the common ready
-        queue (for every processor) or the master's (for the master) — before the
-        end has passed. An end already passed found nothing queued then: it did
-        nothing. One at this very moment can only find its processor busy again
-        (work queues only when no processor it may use is free), so its
-        :meth:`_next` would do nothing either: it is dropped too.
-        """
-        ends, env = self._quiet_ends, self.env
-        now = env._now
-        for cpu in cpus:
-            end = ends[cpu]
-            if end is None:
-                continue
-            ends[cpu] = None
-            at, eid = end
-            if at > now:
-                event = Timeout.__new__(Timeout)
-                event.env = env
-                event.callbacks = [self._freed_cbs[cpu]]
-                event._value = None
-                event._delay = at - now
-                event._ok = True
-                heapq.heappush(env._queue, (at, NORMAL, eid, event))
 
     def busy(self, cpu: int) -> float:
         """Busy seconds of *cpu* that have elapsed (placed work that already ran)."""
