@@ -632,16 +632,20 @@ class Storage:
         left = n - from_x
         space.dasd -= left
         on, total = space.dasd_on, sum(space.dasd_on.values())
+        volumes = self.paging.volumes
         for volume in sorted(on):
+            if not left:  # the rest would take nothing
+                break
             take = min(left, on[volume], -(-(n - from_x) * on[volume] // total))
             on[volume] -= take
-            self.paging.volumes[volume].used -= take
+            volumes[volume].used -= take
             left -= take
-        for volume in sorted(on):
-            take = min(left, on[volume])
-            on[volume] -= take
-            self.paging.volumes[volume].used -= take
-            left -= take
+        if left:
+            for volume in sorted(on):
+                take = min(left, on[volume])
+                on[volume] -= take
+                volumes[volume].used -= take
+                left -= take
         for volume in [v for v, pages in on.items() if not pages]:
             del on[volume]
 
