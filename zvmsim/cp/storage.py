@@ -584,14 +584,20 @@ class Storage:
     def first_touch_counted(self, space: Space, n: int) -> None:
         """*n* never-touched pages of a counted space get frames (no I/O)."""
         if n > 0:
-            self.take_frames(n)
+            if self.available - n >= self.low and self.lock is None:
+                self.available -= n  # take_frames, when no scan is due
+            else:
+                self.take_frames(n)
             space.resident += n
             space.referenced += n
 
     def xstore_in_counted(self, user: Vmdbk, space: Space, n: int) -> None:
         """Bring *n* pages of a counted space back from XSTORE (synchronous)."""
         if n > 0:
-            self.take_frames(n)
+            if self.available - n >= self.low and self.lock is None:
+                self.available -= n  # take_frames, when no scan is due
+            else:
+                self.take_frames(n)
             space.xstor -= n
             space.x_to_ms += n
             self.xstore_used -= n
@@ -626,16 +632,20 @@ class Storage:
         left = n - from_x
         space.dasd -= left
         on, total = space.dasd_on, sum(space.dasd_on.values())
+        volumes = self.paging.volumes
         for volume in sorted(on):
+            if not left:  # the rest would take nothing
+                break
             take = min(left, on[volume], -(-(n - from_x) * on[volume] // total))
             on[volume] -= take
-            self.paging.volumes[volume].used -= take
+            volumes[volume].used -= take
             left -= take
-        for volume in sorted(on):
-            take = min(left, on[volume])
-            on[volume] -= take
-            self.paging.volumes[volume].used -= take
-            left -= take
+        if left:
+            for volume in sorted(on):
+                take = min(left, on[volume])
+                on[volume] -= take
+                volumes[volume].used -= take
+                left -= take
         for volume in [v for v, pages in on.items() if not pages]:
             del on[volume]
 

@@ -31,7 +31,7 @@ from ..cp.spaces import Space
 from ..cp.storage import SEGMENT_PAGES
 from ..cp.vmdbk import RUN, TIW
 from ..errors import ZvmsimError
-from .base import Workload
+from .base import Workload, spawn
 
 __all__ = ["LinuxServer", "LinuxThrasher"]
 
@@ -198,7 +198,7 @@ class LinuxServer(Workload):
             yield m.env.timeout(rnd.expovariate(rate))
             disk = disks[rnd.randrange(len(disks))]
             block = rnd.randrange(disk.blocks)
-            m.env.process(self._one_io(disk, block, count, rnd.random() >= share))
+            spawn(m.env, self._one_io(disk, block, count, rnd.random() >= share))
 
     def _one_io(self, disk: Any, block: int, count: int, write: bool) -> Generator:
         vm = self.vm
