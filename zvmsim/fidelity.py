@@ -290,11 +290,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "round of it. With the seed's faster paging I/O (see pct_alloc@CFD0*) the "
         "volumes lie within 49-51.4 on seeds 1 and 2"
     ),
-    ("paging_difficulties", "phase=full-volumes", "ssch_rate@CFD0*"): (
-        "ours 21-25 a second, over 24.25 on some volume on seeds 1 and 3: the 3390-9s "
-        "take a little more of the writes than the seed's (42-47 pages/s against "
-        "39-42), in blocks of about 12.4 (seed 11-12), and read two pages an I/O"
-    ),
     ("paging_difficulties", "phase=full-volumes", "ssch_rate@XXPG*"): (
         "ours 17-20 a second against 12.4-15.8 (passed before issue 18's blocking "
         "model, with a window fitted on this very phase): our full 3390-3s write about "
