@@ -269,11 +269,11 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_alloc@XXPG*"): (
         "ours 23/12/20% (seeds 1-3) against 37-44: CP's allocator passes over a volume "
         "with a paging I/O in flight, but our demand scan migrates XSTORE pages in a "
-        "dozen bursts of 50-450 blocks at one instant (and writes a third of the seed's "
-        "pages a second): a burst finds all 24 volumes idle (every look used) or all "
-        "still writing the last burst over the two ESCON channels (a whole round of "
-        "looks for each block), so the share follows how the bursts fall, not the "
-        "seed's steadier stream of migration writes"
+        "dozen bursts of 50-450 blocks at one instant (and writes 5-10 pages a second a "
+        "volume against the seed's 15-18): a burst finds all 24 volumes idle (every "
+        "look used) or all still writing the last burst over the two ESCON channels "
+        "(a whole round of looks for each block), so the share follows how the "
+        "bursts fall, not the seed's steadier stream of migration writes"
     ),
     ("paging_difficulties", "phase=full-volumes", "pct_alloc@CFD0*"): (
         "ours 84-96% against 98-100: CP's allocator passes over a volume with a paging "
