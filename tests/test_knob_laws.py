@@ -42,16 +42,6 @@ NOT_YET_RUNNING: dict[tuple[str, str], tuple[object, ...]] = {}  # every in-rang
 # Laws the simulation breaks today, with the figures measured and the
 # mechanism suspected (strict xfails: each turns red once fixed).
 BROKEN: dict[str, str] = {
-    "emergency-scan-experiment_vdisk_gb-TXN->>All<<-resp_ms": (
-        "seed 1 (40 s): 1149 ms (4 GB) -> 264 (8 GB); seeds 2 and 3 rise (1499 -> 1892, "
-        "2077 -> 2230). The storms of the pgin_pgout law above: before issue 18's busy-"
-        "aware paging allocator seed 1's 8 GB run had one in its last 20 s (intervals at "
-        "3630 and 5679 ms, 1494 -> 2735 overall); with the allocator passing over volumes "
-        "with a read in flight (the 8 3390-9s are 60% busy with reads), paging runs "
-        "faster (PGIN+PGOUT 4768 against 3573, page reads 300/s a volume) and no storm "
-        "falls in the 40 s (intervals 121/582/84/235 ms). The law's figure follows "
-        "whether a keep_hot storm lands in the window, not the VDISK size"
-    ),
     "reorder-large_guests-TXN->>All<<-resp_ms": (
         "the small guests' response 47/39/31 ms (1/2/3 large guests, seed 1), 31/40/33 "
         "(seed 2), 30/39/24 (seed 3), 60 s. Per guest (seed 1): with 1 large guest seven "
