@@ -13,6 +13,7 @@ state per page and a clock hand, the way CP's frame-table scan sweeps.
 from __future__ import annotations
 
 import random
+from array import array
 from collections import deque
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -44,7 +45,8 @@ class PageTable:
     def __init__(self, pages: int, rnd: random.Random) -> None:
         self.loc = bytearray(pages)
         self.ref = bytearray(pages)
-        self.block = [0] * pages  # which paging block (one DASD I/O) holds the page
+        # which paging block (one DASD I/O) holds the page; 8-byte ints, set in bulk
+        self.block = array("q", bytes(8 * pages))
         # CP scans frames in real-storage order, which has nothing to do with the
         # guest's virtual addresses: the clock hands walk a shuffled page order.
         self.order = np.random.default_rng(rnd.getrandbits(64)).permutation(pages)

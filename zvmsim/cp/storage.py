@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Protocol
 
+import numpy as np
 import simpy
 
 from ..errors import ZvmsimError
@@ -428,30 +429,36 @@ class Storage:
                 space.blocked[1] += 1
                 done += n
             return
-        groups: deque[list[int]] = deque()
-        for page in sorted(pages):
-            last = groups[-1] if groups else None
-            if last and last[0] // SEGMENT_PAGES == page // SEGMENT_PAGES:
-                last.append(page)
-            else:
-                groups.append([page])
-        loc, block_of = space.table.loc, space.table.block  # type: ignore[union-attr]
-        while groups:
-            volume, n = paging.place(sum(map(len, groups)))
+        # the pages in address order, cut into blocks at each segment's end and
+        # each placement's (a segment's pages while the placement holds them),
+        # in bulk: no Python step per page or per block
+        order = np.sort(np.asarray(pages, dtype=np.int64))
+        total = len(order)
+        if not total:
+            return
+        placed, volumes = [], []  # where each placement ends in *order*, and its volume
+        pos = 0
+        while pos < total:
+            volume, n = paging.place(total - pos)
             if not self.quiet:
                 paging.queue_write(volume, n)
-            while n > 0:  # the placement's blocks: whole segments' pages while they fit
-                group = groups.popleft()
-                if len(group) > n:
-                    group, rest = group[:n], group[n:]
-                    groups.appendleft(rest)
-                n -= len(group)
-                block = self._next_block
-                self._next_block += 1
-                self._blocks[block] = (volume, group)
-                for i in group:
-                    loc[i] = DASD
-                    block_of[i] = block
+            pos += n
+            placed.append(pos)
+            volumes.append(volume)
+        seg = order // SEGMENT_PAGES
+        ends = np.union1d(np.flatnonzero(seg[1:] != seg[:-1]) + 1, placed)
+        starts = np.concatenate(([0], ends[:-1]))
+        on = np.asarray(volumes)[np.searchsorted(placed, starts, side="right")].tolist()
+        listed = order.tolist()
+        members = [listed[i:j] for i, j in zip(starts.tolist(), ends.tolist(), strict=True)]
+        first = self._next_block
+        self._next_block += len(members)
+        named = range(first, self._next_block)
+        self._blocks.update(zip(named, zip(on, members, strict=True), strict=True))
+        table = space.table
+        np.frombuffer(table.loc, dtype=np.uint8)[order] = DASD  # type: ignore[union-attr]
+        ids = np.repeat(np.arange(first, self._next_block, dtype=np.int64), ends - starts)
+        np.frombuffer(table.block, dtype=np.int64)[order] = ids  # type: ignore[union-attr]
 
     # ---- page-ins: called by guests ----------------------------------------
 
@@ -545,10 +552,18 @@ class Storage:
         block = table.block[page]  # type: ignore[union-attr]
         volume, members = self._blocks[block]
         at = members.index(page)
-        ordered = members[at:] + members[:at]
-        coming, left = ordered[: self.read_pages], ordered[self.read_pages :]
+        # the faulting page and the ones after it, wrapping round to the block's
+        # first; what is left stays in address order
+        last = at + self.read_pages
+        if last <= len(members):
+            coming = members[at:last]
+            left = members[:at] + members[last:]
+        else:
+            wrap = min(last - len(members), at)
+            coming = members[at:] + members[:wrap]
+            left = members[wrap:at]
         if left:
-            self._blocks[block] = (volume, sorted(left))
+            self._blocks[block] = (volume, left)
         else:
             del self._blocks[block]
         loc = table.loc  # type: ignore[union-attr]
