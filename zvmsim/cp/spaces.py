@@ -38,15 +38,19 @@ class ColdRun(NamedTuple):
 
 
 class PageTable:
-    """Per-page state for one space: location, referenced bit, DASD block."""
+    """Per-page state for one space: location, referenced bit, DASD volume and block."""
 
-    __slots__ = ("loc", "ref", "block", "order", "hand", "xhand")
+    __slots__ = ("loc", "ref", "vol", "nxt", "prv", "order", "hand", "xhand")
 
     def __init__(self, pages: int, rnd: random.Random) -> None:
         self.loc = bytearray(pages)
         self.ref = bytearray(pages)
-        # which paging block (one DASD I/O) holds the page; 8-byte ints, set in bulk
-        self.block = array("q", bytes(8 * pages))
+        # a page on DASD: its paging volume, and the other pages of its block (the
+        # pages one write put there together, still on DASD) as a list linked in
+        # address order: the next and the previous, -1 at either end
+        self.vol = array("i", bytes(4 * pages))
+        self.nxt = array("i", bytes(4 * pages))
+        self.prv = array("i", bytes(4 * pages))
         # CP scans frames in real-storage order, which has nothing to do with the
         # guest's virtual addresses: the clock hands walk a shuffled page order.
         self.order = np.random.default_rng(rnd.getrandbits(64)).permutation(pages)

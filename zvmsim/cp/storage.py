@@ -83,9 +83,7 @@ class Storage:
         self.policy: ScanPolicy | None = None
         self.mdc_home: MdcHome | None = None  # MDC in central: the arbiter gives frames back
         self.quiet = False  # while building the storage history: page-outs without I/O
-        self._blocks: dict[int, tuple[int, list[int]]] = {}  # block id -> (volume, pages)
         self._xstore_age: deque[list] = deque()  # [space, pages] in the order they arrived
-        self._next_block = 1
         self._pgin_s = path_us["xstore_pgin_us"] / 1e6
         self._pgout_s = path_us["xstore_pgout_us"] / 1e6
         self._fault_s = path_us["page_fault_us"] / 1e6
@@ -430,35 +428,34 @@ class Storage:
                 done += n
             return
         # the pages in address order, cut into blocks at each segment's end and
-        # each placement's (a segment's pages while the placement holds them),
-        # in bulk: no Python step per page or per block
-        order = np.sort(np.asarray(pages, dtype=np.int64))
+        # each placement's (a segment's pages while the placement holds them);
+        # each block's pages are linked in address order (PageTable), all in bulk
+        order = np.sort(np.asarray(pages, dtype=np.int32))
         total = len(order)
         if not total:
             return
-        placed, volumes = [], []  # where each placement ends in *order*, and its volume
-        pos = 0
-        while pos < total:
-            volume, n = paging.place(total - pos)
+        placed, volumes = [0], []  # where each placement ends in *order*, and its volume
+        while placed[-1] < total:
+            volume, n = paging.place(total - placed[-1])
             if not self.quiet:
                 paging.queue_write(volume, n)
-            pos += n
-            placed.append(pos)
+            placed.append(placed[-1] + n)
             volumes.append(volume)
         seg = order // SEGMENT_PAGES
-        ends = np.union1d(np.flatnonzero(seg[1:] != seg[:-1]) + 1, placed)
-        starts = np.concatenate(([0], ends[:-1]))
-        on = np.asarray(volumes)[np.searchsorted(placed, starts, side="right")].tolist()
-        listed = order.tolist()
-        members = [listed[i:j] for i, j in zip(starts.tolist(), ends.tolist(), strict=True)]
-        first = self._next_block
-        self._next_block += len(members)
-        named = range(first, self._next_block)
-        self._blocks.update(zip(named, zip(on, members, strict=True), strict=True))
+        ends = np.union1d(np.flatnonzero(seg[1:] != seg[:-1]) + 1, placed[1:])
+        after = np.empty_like(order)  # the next page of its block, -1 for a block's last
+        after[:-1] = order[1:]
+        after[ends - 1] = -1
+        before = np.empty_like(order)  # the previous page, -1 for a block's first
+        before[1:] = order[:-1]
+        before[0] = -1
+        before[ends[:-1]] = -1
         table = space.table
         np.frombuffer(table.loc, dtype=np.uint8)[order] = DASD  # type: ignore[union-attr]
-        ids = np.repeat(np.arange(first, self._next_block, dtype=np.int64), ends - starts)
-        np.frombuffer(table.block, dtype=np.int64)[order] = ids  # type: ignore[union-attr]
+        on = np.repeat(np.asarray(volumes, dtype=np.int32), np.diff(placed))
+        np.frombuffer(table.vol, dtype=np.int32)[order] = on  # type: ignore[union-attr]
+        np.frombuffer(table.nxt, dtype=np.int32)[order] = after  # type: ignore[union-attr]
+        np.frombuffer(table.prv, dtype=np.int32)[order] = before  # type: ignore[union-attr]
 
     # ---- page-ins: called by guests ----------------------------------------
 
@@ -549,23 +546,26 @@ class Storage:
         resident. What is left of the block stays on DASD.
         """
         table = space.table
-        block = table.block[page]  # type: ignore[union-attr]
-        volume, members = self._blocks[block]
-        at = members.index(page)
-        # the faulting page and the ones after it, wrapping round to the block's
-        # first; what is left stays in address order
-        last = at + self.read_pages
-        if last <= len(members):
-            coming = members[at:last]
-            left = members[:at] + members[last:]
-        else:
-            wrap = min(last - len(members), at)
-            coming = members[at:] + members[:wrap]
-            left = members[wrap:at]
-        if left:
-            self._blocks[block] = (volume, left)
-        else:
-            del self._blocks[block]
+        volume = table.vol[page]  # type: ignore[union-attr]
+        nxt, prv = table.nxt, table.prv  # type: ignore[union-attr]
+        # the faulting page and the ones after it, wrapping round to the block's first
+        coming = [page]
+        other = page
+        while len(coming) < self.read_pages:
+            other = nxt[other]
+            if other < 0:  # past the block's last page: back to its first
+                other = page
+                while prv[other] >= 0:
+                    other = prv[other]
+            if other == page:  # the whole block is coming
+                break
+            coming.append(other)
+        for i in coming:  # out of the block; what is left stays linked in address order
+            before, after = prv[i], nxt[i]
+            if before >= 0:
+                nxt[before] = after
+            if after >= 0:
+                prv[after] = before
         loc = table.loc  # type: ignore[union-attr]
         n = len(coming)
         self.take_frames(n)
