@@ -200,8 +200,19 @@ class VolumeIO:
             hold = device.request()
             yield hold
             busy_s = env.now - asked
-        if self._serial:
-            pend, disc, conn, path = yield from self._serial_io(nbytes, read, track, runs, tracks)
+        if self._serial:  # pend (waiting for a free path, then set-up), conn, disc
+            paths = self.paths
+            asked = env.now
+            self._turn = turn = (self._turn + 1) % len(paths)
+            path = Chpid.free_path(paths, turn)
+            if path is None:  # every path is busy: wait for the first to come free
+                path = yield from Chpid.acquire(env, paths, turn)
+            waited = env.now - asked
+            pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
+            yield env.timeout(conn)  # the connect phase holds the path
+            path.release()
+            yield env.timeout(pend + disc)
+            pend += waited  # the wait for the path is function-pending time
         else:
             path = next(self._path_cycle)
             pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
@@ -247,24 +258,6 @@ class VolumeIO:
                 track, read, self.env.now, (disc, conn), xfer, nbytes, runs, tracks
             )
         return pend, disc, conn
-
-    def _serial_io(
-        self, nbytes: int, read: bool, track: int | None, runs: int = 1, tracks: int = 1
-    ) -> Generator:
-        """Pend (waiting for a free path, then set-up), conn holding the path, disc.
-
-        Returns (pend, disc, conn, path); the wait for the path is in pend.
-        """
-        env, paths = self.env, self.paths
-        asked = env.now
-        self._turn = (self._turn + 1) % len(paths)
-        path = yield from Chpid.acquire(env, paths, self._turn)
-        waited = env.now - asked
-        pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
-        yield env.timeout(conn)
-        path.release()
-        yield env.timeout(pend + disc)
-        return pend + waited, disc, conn, path
 
     def _finish(self, rdev: Rdev) -> None:
         """Start the oldest queued I/O that may use *rdev*, or free it."""
