@@ -33,8 +33,10 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Generator
+from functools import partial
 
 import simpy
+from simpy.core import NORMAL
 
 from ..hardware.channels import Chpid
 from ..hardware.cucache import VolumeCache
@@ -43,6 +45,14 @@ from .dispatch import Processors
 from .vmdbk import IOW, Vmdbk
 
 __all__ = ["Rdev", "VolumeIO"]
+
+
+def _disconnect(path: Chpid, done: simpy.Event, rest: float, _connected: simpy.Event) -> None:
+    """A serial I/O's connect phase is over: free *path*, and *done* fires *rest* later."""
+    path.release()
+    done._ok = True
+    done._value = None
+    done.env.schedule(done, NORMAL, rest)
 
 
 class Rdev:
@@ -209,9 +219,11 @@ class VolumeIO:
                 path = yield from Chpid.acquire(env, paths, turn)
             waited = env.now - asked
             pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
-            yield env.timeout(conn)  # the connect phase holds the path
-            path.release()
-            yield env.timeout(pend + disc)
+            # the connect phase holds the path; when it ends, the path is released and
+            # the I/O goes on for its pend and disc (a callback, not a process step)
+            done = env.event()
+            env.timeout(conn).callbacks.append(partial(_disconnect, path, done, pend + disc))
+            yield done
             pend += waited  # the wait for the path is function-pending time
         else:
             path = next(self._path_cycle)
