@@ -118,7 +118,9 @@ class LinuxThrasher(Workload):
                     busy = 0.0
                 if page == region:
                     page = 0
-                continue
+                    continue
+                # the page that ended the run is not resident, and only this thread
+                # could have brought it back meanwhile: touch it now
             fault = storage.touch(vm, space, page)
             busy += touch_s
             self.touches += 1
