@@ -165,7 +165,7 @@ class Storage:
             space.wss = space.resident
         else:
             space.wss = (space.referenced + space.wss) // 2
-        table.ref[:] = bytes(len(table.ref))  # type: ignore[union-attr]
+        np.frombuffer(table.ref, dtype=np.uint8).fill(0)  # type: ignore[union-attr]
         space.referenced = 0
         self.reorder(space)
 
