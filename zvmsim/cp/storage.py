@@ -327,15 +327,17 @@ class Storage:
             age.popleft()
         if not age:
             return None
-        held = {s.name: s for s in self.spaces if s.xstor > 0}
-        best = min((self._migration_class(s) for s in held.values()), default=1)
         head = age[0]
-        if self._migration_class(head[0]) > best:
-            for chunk in age:
-                space, pages = chunk
-                if min(pages, space.xstor) > 0 and self._migration_class(space) == best:
-                    head = chunk
-                    break
+        # the class is 0 or 1: the head is passed over only if it is of class 1 and
+        # a space of class 0 holds XSTORE pages (the holders' least class, 0)
+        if self._migration_class(head[0]) == 1:
+            held = {s.name: s for s in self.spaces if s.xstor > 0}
+            if any(self._migration_class(s) == 0 for s in held.values()):
+                for chunk in age:
+                    space, pages = chunk
+                    if min(pages, space.xstor) > 0 and self._migration_class(space) == 0:
+                        head = chunk
+                        break
         return head, min(count, head[1], head[0].xstor)
 
     def _leave_xstore(self, chunk: list, count: int) -> None:
