@@ -19,10 +19,8 @@ aging list can replace it without touching this module.
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from collections import deque
 from collections.abc import Generator
-from itertools import accumulate
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -672,11 +670,10 @@ class Storage:
         page-in of a user coming back from dormancy)."""
         pick = self.rnd.random() * space.dasd
         on = space.dasd_on
-        # the volume whose share of the pages *pick* falls in, in volume order: the
-        # first whose running total passes it (float against int compares exactly)
-        volumes = sorted(on)
-        at = bisect_right(list(accumulate(map(on.__getitem__, volumes))), pick)
-        volume = volumes[min(at, len(volumes) - 1)]
+        for volume in sorted(on):
+            pick -= on[volume]
+            if pick < 0:
+                break
         n = min(pages or self.read_pages, on[volume])
         on[volume] -= n
         if not on[volume]:
