@@ -42,6 +42,22 @@ __all__ = ["SEGMENT_PAGES", "ScanPolicy", "Storage"]
 SEGMENT_PAGES = 256  # a 1 MB segment of virtual storage
 
 
+def _slots_on(on: dict[int, int], volume: int, n: int) -> None:
+    """*n* more pages of a counted space on paging volume *volume*, in its ``dasd_on``.
+
+    The dict is kept in volume order (a new volume goes in its place), so that
+    :meth:`Storage.read_counted` walks it in that order without sorting it."""
+    if volume in on:
+        on[volume] += n
+        return
+    last = next(reversed(on), volume)
+    on[volume] = n
+    if volume < last:
+        ordered = sorted(on.items())
+        on.clear()
+        on.update(ordered)
+
+
 class ScanPolicy(Protocol):
     """Replenishes the available list: returns frames freed."""
 
@@ -414,7 +430,7 @@ class Storage:
         paging = self.paging
         if pages is None and self.quiet:
             for volume, n in paging.spread(count):
-                space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
+                _slots_on(space.dasd_on, volume, n)
                 space.blocked[0] += n  # in the blocks the volume's cursor would give
                 space.blocked[1] += -(-n // paging.run_at(volume, count))
             return
@@ -424,7 +440,7 @@ class Storage:
                 volume, n = paging.place(count - done)
                 if not self.quiet:
                     paging.queue_write(volume, n)
-                space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
+                _slots_on(space.dasd_on, volume, n)
                 space.blocked[0] += n
                 space.blocked[1] += 1
                 done += n
@@ -670,7 +686,7 @@ class Storage:
         page-in of a user coming back from dormancy)."""
         pick = self.rnd.random() * space.dasd
         on = space.dasd_on
-        for volume in sorted(on):
+        for volume in on:  # in volume order (see _slots_on)
             pick -= on[volume]
             if pick < 0:
                 break
