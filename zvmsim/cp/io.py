@@ -212,13 +212,16 @@ class VolumeIO:
             busy_s = env.now - asked
         if self._serial:  # pend (waiting for a free path, then set-up), conn, disc
             paths = self.paths
-            asked = env.now
+            asked = env._now
             self._turn = turn = (self._turn + 1) % len(paths)
             path = Chpid.free_path(paths, turn)
             if path is None:  # every path is busy: wait for the first to come free
                 path = yield from Chpid.acquire(env, paths, turn)
-            waited = env.now - asked
-            pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
+            waited = env._now - asked
+            if track is None or self.cache is None:  # timed as a cache hit (_times)
+                pend, disc, conn = self.timing.sample(nbytes, path)
+            else:
+                pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
             # the connect phase holds the path; when it ends, the path is released and
             # the I/O goes on for its pend and disc (a callback, not a process step)
             done = env.event()

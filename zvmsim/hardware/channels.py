@@ -101,9 +101,11 @@ class Chpid:
     def free_path(paths: Sequence[Chpid], start: int) -> Chpid | None:
         """Take the first free path among *paths* (looking from *start*); None if all
         are busy (:meth:`acquire` without the wait)."""
-        count = len(paths)
-        for k in range(count):
-            path = paths[(start + k) % count]
+        for path in paths[start:]:
+            if not path.active:
+                path.active = True
+                return path
+        for path in paths[:start]:
             if not path.active:
                 path.active = True
                 return path
