@@ -798,21 +798,31 @@ class Storage:
         (inline: the same draws, in the same order), until one needs a step.
 
         Returns (reads done, the step to ``yield from`` or None)."""
-        rnd = self.rnd
+        random = self.rnd.random
         done = 0
+        # the counters in locals while the reads find their pages resident; written
+        # back before anything else looks at them (the same sums, in the same order)
+        vio, pend = user.vio, user.pending_cp_s
+        resident, referenced = space.resident, space.referenced
+        xstor, dasd = space.xstor, space.dasd
         while done < count:
             done += 1
-            user.vio += 1
-            user.pending_cp_s += cp_s
-            resident = space.resident
-            pick = rnd.random() * (resident + space.xstor + space.dasd)
+            vio += 1
+            pend += cp_s
+            pick = random() * (resident + xstor + dasd)
             if pick < resident:
-                if rnd.random() * space.resident >= space.referenced:
-                    space.referenced += 1
-            elif pick - resident < space.xstor:
+                if random() * resident >= referenced:
+                    referenced += 1
+                continue
+            user.vio, user.pending_cp_s, space.referenced = vio, pend, referenced
+            if pick - resident < xstor:
                 self.xstore_in_counted(user, space, 1)
-            elif space.dasd:
+                vio, pend = user.vio, user.pending_cp_s
+                resident, referenced = space.resident, space.referenced
+                xstor, dasd = space.xstor, space.dasd
+            elif dasd:
                 return done, self.read_counted(user, space)
+        user.vio, user.pending_cp_s, space.referenced = vio, pend, referenced
         return done, None
 
     def _touch_one(
