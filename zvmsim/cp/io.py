@@ -210,24 +210,8 @@ class VolumeIO:
             hold = device.request()
             yield hold
             busy_s = env.now - asked
-        if self._serial:  # pend (waiting for a free path, then set-up), conn, disc
-            paths = self.paths
-            asked = env._now
-            self._turn = turn = (self._turn + 1) % len(paths)
-            path = Chpid.free_path(paths, turn)
-            if path is None:  # every path is busy: wait for the first to come free
-                path = yield from Chpid.acquire(env, paths, turn)
-            waited = env._now - asked
-            if track is None or self.cache is None:  # timed as a cache hit (_times)
-                pend, disc, conn = self.timing.sample(nbytes, path)
-            else:
-                pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
-            # the connect phase holds the path; when it ends, the path is released and
-            # the I/O goes on for its pend and disc (a callback, not a process step)
-            done = env.event()
-            env.timeout(conn).callbacks.append(partial(_disconnect, path, done, pend + disc))
-            yield done
-            pend += waited  # the wait for the path is function-pending time
+        if self._serial:
+            pend, disc, conn, path = yield from self._serial_io(nbytes, read, track, runs, tracks)
         else:
             path = next(self._path_cycle)
             pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
@@ -273,6 +257,31 @@ class VolumeIO:
                 track, read, self.env.now, (disc, conn), xfer, nbytes, runs, tracks
             )
         return pend, disc, conn
+
+    def _serial_io(
+        self, nbytes: int, read: bool, track: int | None, runs: int = 1, tracks: int = 1
+    ) -> Generator:
+        """Pend (waiting for a free path, then set-up), conn holding the path, disc.
+
+        Returns (pend, disc, conn, path); the wait for the path is in pend.
+        """
+        env, paths = self.env, self.paths
+        asked = env._now
+        self._turn = turn = (self._turn + 1) % len(paths)
+        path = Chpid.free_path(paths, turn)
+        if path is None:  # every path is busy: wait for the first to come free
+            path = yield from Chpid.acquire(env, paths, turn)
+        waited = env._now - asked
+        if track is None or self.cache is None:  # timed as a cache hit (_times)
+            pend, disc, conn = self.timing.sample(nbytes, path)
+        else:
+            pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
+        # the connect phase holds the path; when it ends, the path is released and
+        # the I/O goes on for its pend and disc (a callback, not a process step)
+        done = env.event()
+        env.timeout(conn).callbacks.append(partial(_disconnect, path, done, pend + disc))
+        yield done
+        return pend + waited, disc, conn, path
 
     def _finish(self, rdev: Rdev) -> None:
         """Start the oldest queued I/O that may use *rdev*, or free it."""
