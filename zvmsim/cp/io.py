@@ -33,10 +33,8 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Generator
-from functools import partial
 
 import simpy
-from simpy.core import NORMAL
 
 from ..hardware.channels import Chpid
 from ..hardware.cucache import VolumeCache
@@ -47,12 +45,12 @@ from .vmdbk import IOW, Vmdbk
 __all__ = ["Rdev", "VolumeIO"]
 
 
-def _disconnect(path: Chpid, done: simpy.Event, rest: float, _connected: simpy.Event) -> None:
+def _disconnect(path: Chpid, done: simpy.Event, rest: float) -> None:
     """A serial I/O's connect phase is over: free *path*, and *done* fires *rest* later."""
     path.release()
     done._ok = True
     done._value = None
-    done.env.schedule(done, NORMAL, rest)
+    done.env.schedule(done, delay=rest)  # (at normal priority, as a timeout)
 
 
 class Rdev:
@@ -278,8 +276,8 @@ class VolumeIO:
             pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
         # the connect phase holds the path; when it ends, the path is released and
         # the I/O goes on for its pend and disc (a callback, not a process step)
-        done = env.event()
-        env.timeout(conn).callbacks.append(partial(_disconnect, path, done, pend + disc))
+        done, rest = env.event(), pend + disc
+        env.timeout(conn).callbacks.append(lambda _event: _disconnect(path, done, rest))
         yield done
         return pend + waited, disc, conn, path
 
