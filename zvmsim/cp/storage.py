@@ -543,6 +543,8 @@ class Storage:
         bulk, so walking resident memory costs no per-page Python work.
         """
         loc = space.table.loc  # type: ignore[union-attr]
+        if start < limit and loc[start] != RES:
+            return start  # no run at all (a page in XSTORE touched after another, say)
         end = limit
         # the nearest page in any other state ends the run; the likeliest states
         # first, so that each later search covers a shorter stretch
