@@ -688,8 +688,8 @@ class Storage:
         page-in of a user coming back from dormancy)."""
         pick = self.rnd.random() * space.dasd
         on = space.dasd_on
-        for volume in on:  # in volume order (see _slots_on)
-            pick -= on[volume]
+        for volume, held in on.items():  # in volume order (see _slots_on)
+            pick -= held
             if pick < 0:
                 break
         n = min(pages or self.read_pages, on[volume])
