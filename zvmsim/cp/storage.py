@@ -688,7 +688,7 @@ class Storage:
         page-in of a user coming back from dormancy)."""
         pick = self.rnd.random() * space.dasd
         on = space.dasd_on
-        for volume, held in on.items():  # in volume order (see _slots_on)
+        for volume, held in on.items():  # noqa: B007 (volume order: see _slots_on)
             pick -= held
             if pick < 0:
                 break
