@@ -61,8 +61,9 @@ def poisson(rnd: Any, mean: float) -> int:
     if mean > 30:
         return max(0, round(rnd.gauss(mean, mean**0.5)))
     limit, k, p = 2.718281828459045 ** (-mean), 0, 1.0
+    random = rnd.random
     while True:
-        p *= rnd.random()
+        p *= random()
         if p <= limit:
             return k
         k += 1
