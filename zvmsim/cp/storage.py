@@ -460,7 +460,10 @@ class Storage:
             placed.append(placed[-1] + n)
             volumes.append(volume)
         seg = order // SEGMENT_PAGES
-        ends = np.union1d(np.flatnonzero(seg[1:] != seg[:-1]) + 1, placed[1:])
+        cut = np.zeros(total + 1, dtype=bool)  # where a block ends
+        cut[1:-1] = seg[1:] != seg[:-1]
+        cut[placed] = True
+        ends = np.flatnonzero(cut[1:]) + 1
         after = np.empty_like(order)  # the next page of its block, -1 for a block's last
         after[:-1] = order[1:]
         after[ends - 1] = -1
