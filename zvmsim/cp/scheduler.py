@@ -248,11 +248,13 @@ class Scheduler:
             event = self._admitted[vm] = self.env.event()
         return event
 
-    def _admit_waiting(self) -> None:
+    def _admit_waiting(self, totals: tuple[list[int], ...] | None = None) -> None:
         """Admit eligible users in order while they fit. A loading user that only
-        LDUBUF holds back is passed over; any other misfit stops the admissions."""
+        LDUBUF holds back is passed over; any other misfit stops the admissions.
+
+        *totals* are the dispatch list's (:meth:`_totals`) when the caller kept them."""
         i = 0
-        totals = None  # the dispatch list's, kept up to date as users are admitted
+        # (the dispatch list's totals, kept up to date as users are admitted)
         while i < len(self.eligible):
             vm = self.eligible[i]
             if totals is None:
@@ -309,6 +311,6 @@ class Scheduler:
                         continue
                 waiting = max(0, waiting - 1)
                 self._to_eligible(vm, 3)
-            self._admit_waiting()
+            self._admit_waiting(totals)
             yield self.env.timeout(t1)
         self._rotating = False
