@@ -272,6 +272,8 @@ class PagingDevices:
                 out.append((i, share))
                 left -= share
         for i, vol in enumerate(self.volumes):  # what a volume without room left over
+            if not left:
+                break
             share = min(vol.slots - vol.used, left)
             if share > 0:
                 vol.used += share
