@@ -44,6 +44,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 
 import simpy
+from simpy.core import URGENT
 
 from ..errors import ZvmsimError
 from .io import VolumeIO
@@ -78,6 +79,7 @@ class PageVolume:
     allocs: int = 0  # ... and placed the block here
     _room: float = 0.0  # the allocator's share of a look that finds room, carried over
     _run: float = 0.0  # the cursor's fraction of a free slot, carried to the next run
+    _wake: simpy.Event | None = None  # what the idle writer process waits for
 
     def room_share(self, alloc_free: float) -> float:
         """How often the allocation cursor finds room for a block here (1: always)."""
@@ -254,7 +256,21 @@ class PagingDevices:
     def _kick(self, vol: PageVolume) -> None:
         if vol.writes and not vol.writing and not vol.volume.in_flight:
             vol.writing = True
-            self.env.process(self._writer(vol))
+            wake = vol._wake
+            if wake is None:  # the volume's first write: its writer process starts
+                self.env.process(self._writing(vol))
+            else:  # the writer wakes as a process starts (urgent, now)
+                wake._ok = True
+                wake._value = None
+                self.env.schedule(wake, URGENT)
+
+    def _writing(self, vol: PageVolume) -> Generator:
+        """The writer process of *vol*: drains its queue (:meth:`_writer`) whenever
+        :meth:`_kick` wakes it, and waits in between."""
+        while True:
+            yield from self._writer(vol)
+            vol._wake = self.env.event()
+            yield vol._wake
 
     def spread(self, pages: int) -> list[tuple[int, int]]:
         """Allocate *pages* slots over all volumes as CP's allocator would.
@@ -280,6 +296,8 @@ class PagingDevices:
                 out.append((i, share))
                 left -= share
         for i, vol in enumerate(self.volumes):  # what a volume without room left over
+            if not left:
+                break
             share = min(vol.slots - vol.used, left)
             if share > 0:
                 vol.used += share

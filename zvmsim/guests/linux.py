@@ -61,8 +61,9 @@ def poisson(rnd: Any, mean: float) -> int:
     if mean > 30:
         return max(0, round(rnd.gauss(mean, mean**0.5)))
     limit, k, p = 2.718281828459045 ** (-mean), 0, 1.0
+    random = rnd.random
     while True:
-        p *= rnd.random()
+        p *= random()
         if p <= limit:
             return k
         k += 1
@@ -118,7 +119,9 @@ class LinuxThrasher(Workload):
                     busy = 0.0
                 if page == region:
                     page = 0
-                continue
+                    continue
+                # the page that ended the run is not resident, and only this thread
+                # could have brought it back meanwhile: touch it now
             fault = storage.touch(vm, space, page)
             busy += touch_s
             self.touches += 1
