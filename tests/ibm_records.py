@@ -16,14 +16,23 @@ import struct
 
 __all__ = [
     "appldata",
+    "mraplsdt",
     "mrhdr",
     "mrioddev",
+    "mrmtrdev",
     "mrmtrend",
+    "mrmtrepr",
+    "mrmtrsch",
+    "mrmtrspr",
     "mrmtrsys",
     "mrmtrusr",
+    "mrprcprp",
     "mrstoasi",
     "mrstorsg",
     "mrsytprp",
+    "mrsytrsg",
+    "mrsytsyg",
+    "mrsytxsg",
     "mruseact",
     "tod_of",
 ]
@@ -72,6 +81,40 @@ def mrsytprp(tod: int, cpuad: int, prbtm_us: int, utime_us: int, tmsys_us: int) 
     return bytes(rec)
 
 
+def mrsytrsg(tod: int) -> bytes:
+    """D0 R3 MRSYTRSG, real storage data (global); z/VM 5.3, 492 bytes.
+
+    z/VM 5.3's record: SYTRSG_SYSRSVPG at 36 ... SYTRSG_RSAAFRIU (8) at 216,
+    where z/VM 5.2's 224-byte record ends, then 5.3's demand-scan counts to
+    SYTRSG_RSARESBC at 488. zvmsim fills none of IBM's fields (all zero).
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytrsg.html
+    return bytes(_record(492, 0, 3, tod))
+
+
+def mrsytxsg(tod: int) -> bytes:
+    """D0 R14 MRSYTXSG, minidisk cache data (global); z/VM 5.3, 188 bytes.
+
+    SYTXSG_XSTXBGET at 20 and SYTXSG_XSTXBREL at 24 (both reserved in 7.5),
+    ... SYTXSG_TCMPIN4K at 184. zvmsim fills none of IBM's fields (all zero).
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytxsg.html
+    return bytes(_record(188, 0, 14, tod))
+
+
+def mrsytsyg(tod: int, cpucount: int = 0) -> bytes:
+    """D0 R19 MRSYTSYG, system data (global); z/VM 5.3, 112 bytes.
+
+    SYTSYG_XCTMSACT (8) at 20, ... SYTSYG_CPUCOUNT (2) at 64, ...
+    SYTSYG_VL3CPNAM (16) at 96. zvmsim fills none of IBM's fields; *cpucount*
+    lets a test put a real system's value where zvmsim must ignore it.
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytsyg.html
+    rec = _record(112, 0, 19, tod)
+    struct.pack_into(">H", rec, 64, cpucount)  # SYTSYG_CPUCOUNT
+    return bytes(rec)
+
+
 def mrmtrsys(tod: int, sysid: str, serial: str, cpus: int) -> bytes:
     """D1 R4 MRMTRSYS, system configuration; z/VM 5.3, 184 bytes."""
     # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrmtrsys.html
@@ -79,6 +122,59 @@ def mrmtrsys(tod: int, sysid: str, serial: str, cpus: int) -> bytes:
     rec[88:96] = _chars(sysid, 8)  # MTRSYS_SYSTMID
     rec[128:144] = _chars(serial, 16)  # MTRSYS_SYSMSEQC
     struct.pack_into(">H", rec, 154, cpus)  # MTRSYS_CPUCFGCT
+    return bytes(rec)
+
+
+def mrmtrepr(tod: int, edomains: int) -> bytes:
+    """D1 R1 MRMTREPR, event profile; z/VM 5.3, 24 bytes.
+
+    *edomains*: MTREPR_EDOMAINS, one byte, domain n is bit n from the left.
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrmtrepr.html
+    rec = _record(24, 1, 1, tod)
+    rec[20] = edomains  # MTREPR_EDOMAINS
+    return bytes(rec)
+
+
+def mrmtrdev(
+    tod: int, rdevdev: int, dvid: int, subchannel: int, chpids: bytes, volser: str
+) -> bytes:
+    """D1 R6 MRMTRDEV, device configuration: 320 bytes (IBM's 7.3 length).
+
+    The fields up to RDEVSER, as z/VM 5.3 and IBM's 7.3 page name them: RDEVDVID
+    the device type number in packed decimal (X'3390'), RDEVDEV, RDEVSID the
+    subsystem-identification word (X'0001', then the subchannel number),
+    RDEVCHPS one CHPID per path, RDEVSER the volume serial.
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrmtrdev.html
+    rec = _record(320, 1, 6, tod)
+    struct.pack_into(">H", rec, 22, dvid)  # MTRDEV_RDEVDVID
+    struct.pack_into(">H", rec, 26, rdevdev)  # MTRDEV_RDEVDEV
+    struct.pack_into(">I", rec, 28, 0x0001_0000 | subchannel)  # MTRDEV_RDEVSID
+    rec[32:40] = chpids.ljust(8, bytes(1))  # MTRDEV_RDEVCHPS
+    rec[46:52] = _chars(volser, 6)  # MTRDEV_RDEVSER
+    return bytes(rec)
+
+
+def mrmtrspr(tod: int, sdomains: int) -> bytes:
+    """D1 R9 MRMTRSPR, sample profile; z/VM 5.3, 36 bytes.
+
+    *sdomains*: MTRSPR_SDOMAINS, one byte, domain n is bit n from the left.
+    MTRSPR_INTERVAL (20) and MTRSPR_HFRATE (24) are left zero, as zvmsim's
+    writer leaves them (their units are not in the layouts it was written from).
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrmtrspr.html
+    rec = _record(36, 1, 9, tod)
+    rec[28] = sdomains  # MTRSPR_SDOMAINS
+    return bytes(rec)
+
+
+def mrmtrsch(tod: int, dsp: tuple[int, int, int], ldgcp: int) -> bytes:
+    """D1 R16 MRMTRSCH, scheduler settings; z/VM 5.3, 96 bytes."""
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrmtrsch.html
+    rec = _record(96, 1, 16, tod)
+    struct.pack_into(">I", rec, 56, ldgcp)  # MTRSCH_SRMLDGCP
+    struct.pack_into(">III", rec, 76, *dsp)  # MTRSCH_SRML1DSP, SRML2DSP, SRML3DSP
     return bytes(rec)
 
 
@@ -95,6 +191,14 @@ def mrmtrusr(tod: int, userid: str, cpus: int, relshare: int) -> bytes:
     rec[20:28] = _chars(userid, 8)  # MTRUSR_VMDUSER
     rec[31] = cpus  # MTRUSR_VMDCPUCT
     struct.pack_into(">I", rec, 36, relshare)  # MTRUSR_VMDRELSH
+    return bytes(rec)
+
+
+def mrprcprp(tod: int, cpuad: int) -> bytes:
+    """D5 R3 MRPRCPRP, processor data; z/VM 5.3, 384 bytes: PRCPRP_PFXCPUAD at 20."""
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrprcprp.html
+    rec = _record(384, 5, 3, tod)
+    struct.pack_into(">H", rec, 20, cpuad)  # PRCPRP_PFXCPUAD
     return bytes(rec)
 
 
@@ -121,6 +225,9 @@ def mrstoasi(tod: int, owner: str, name: str, resident: int, reads: int, writes:
 
 def mruseact(tod: int, userid: str) -> bytes:
     """D4 R3 MRUSEACT, user activity: USEACT_VMDUSER at 20 and VMDCPUAD at 28 (32 bytes).
+
+    IBM's 6.1 and 6.2 pages (mon610, mon620 MRUSEACT) give the head: VMDUSER
+    20 (8 characters), VMDCPUAD 28 (unsigned 2, zero: the base virtual CPU).
 
     Only the user identification is at IBM's offsets in zvmsim's record
     (docs/monwrite-format.md); the rest travels in zvmsim's APPLDATA.
@@ -152,16 +259,37 @@ def mrioddev(
     return bytes(rec)
 
 
-def appldata(tod: int, name: str, values: list[int | tuple[str, int]]) -> bytes:
-    """zvmsim's D10 R2 APPLDATA for record *name*: its own fields in order, no exact values.
+def mraplsdt(tod: int, userid: str, product: str, data: bytes) -> bytes:
+    """D10 R2 MRAPLSDT, sample application data: IBM's header, then the application's data.
+
+    APLSDT_CALDATOF (offset of the data, 52), APLSDT_CALDATLN, APLSDT_USERID
+    (the virtual machine that provided the data), APLSDT_MDGPROD (16
+    characters: the product identifier), APLSDT_STATUS, 3 reserved bytes.
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mraplsdt.html
+    head = struct.pack(">hh8s16sB3x", 52, len(data), _chars(userid, 8), _chars(product, 16), 0)
+    return mrhdr(52 + len(data), 10, 2, tod) + head + data
+
+
+def appldata(
+    tod: int,
+    name: str,
+    values: list[int | tuple[str, int]],
+    exact: list[tuple[int, int]] = (),  # type: ignore[assignment]
+) -> bytes:
+    """zvmsim's D10 R2 APPLDATA for record *name*: its own fields in order, then exact values.
 
     *values* gives each field: an int (8-byte signed) or (text, length) (EBCDIC).
+    *exact* gives (field index, integer) pairs: the exact value of an IBM field
+    whose IBM form is coarser (the index counts the record's fields, the TOD
+    being 0).
     """
     # MRAPLSDT: https://www.ibm.com/support/pages/zvm/pubs/mon730/mraplsdt.html
     data = b"".join(
         struct.pack(">q", v) if isinstance(v, int) else _chars(v[0], v[1]) for v in values
     )
-    data += bytes([0])  # no exact values of IBM fields follow
+    data += bytes([len(exact)])  # the exact values of IBM fields that follow
+    data += b"".join(bytes([index]) + struct.pack(">q", v) for index, v in exact)
     head = struct.pack(
         ">hh8s16sB3x", 52, len(data), _chars("ZVMSIM", 8), _chars(f"ZVMSIM  {name}", 16), 0
     )

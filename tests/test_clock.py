@@ -110,3 +110,45 @@ def test_a_deferred_wake_end_keeps_simpy_order() -> None:
     """On a Clock a wake's end stays off the schedule until work queues before it;
     on SimPy's environment it is always scheduled: the same bursts, the same counts."""
     assert _wakes_trace(Clock()) == _wakes_trace(simpy.Environment())
+
+
+def _spawned_trace(start) -> list[tuple]:
+    """Fire-and-forget I/Os started by *start*, beside a ticking process: what happens, in order."""
+    env = Clock()
+    rnd = random.Random(3)
+    seen: list[tuple] = []
+    gate = env.event()
+
+    def io(k: int):
+        seen.append((env.now, "start", k))
+        yield env.timeout(rnd.choice([0, 0.25, rnd.random()]))
+        if k == 4:
+            gate.succeed()
+        yield gate if k > 4 else env.timeout(0)
+        seen.append((env.now, "end", k))
+
+    def arrivals():
+        for k in range(12):
+            start(env, io(k))
+            yield env.timeout(rnd.choice([0, 0.25, 0.5]))
+
+    def ticker():
+        for _ in range(20):
+            yield env.timeout(0.25)
+            seen.append((env.now, "tick", len(env._queue)))
+
+    env.process(arrivals())
+    env.process(ticker())
+    env.run()
+    return seen
+
+
+def test_a_spawned_generator_runs_as_a_process_would() -> None:
+    from zvmsim.guests.base import spawn
+
+    ours = _spawned_trace(spawn)
+    theirs = _spawned_trace(lambda env, gen: env.process(gen))
+    assert len(ours) == len(theirs) == 12 * 2 + 20
+    # the same steps at the same moments; only the processes' own end events are gone
+    assert [s[:2] for s in ours] == [s[:2] for s in theirs]
+    assert [s for s in ours if s[1] != "tick"] == [s for s in theirs if s[1] != "tick"]

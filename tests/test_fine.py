@@ -69,3 +69,22 @@ def test_the_health_board_points_at_any_scenario() -> None:
     board.picker.value = "thrasher"
     assert list(board.board.controls) == ["thrashers", "paging_volumes", "hfs_interval"]
     assert "look closer" in board.text  # LIN102 in page wait
+
+
+def test_the_health_check_builds_each_report_once_as_report_would(fine, monkeypatch) -> None:
+    from zvmsim.perfkit import find_report
+    from zvmsim.perfkit.report import ReportSpec
+
+    built: list[str] = []
+    frame = ReportSpec.frame
+
+    def counted(self, run, **kw):
+        built.append(self.fcx)
+        return frame(self, run, **kw)
+
+    monkeypatch.setattr(ReportSpec, "frame", counted)
+    health_check(fine)
+    assert sorted(built) == sorted(set(built))  # FCX225 and FCX109 are read by several checks
+    assert {"FCX225", "FCX109", "FCX126"} <= set(built)
+    for code in ("FCX109", "FCX126", "FCX225"):
+        assert zvmsim.report(fine, code).frame.equals(find_report(code).frame(fine))

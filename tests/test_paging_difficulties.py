@@ -55,7 +55,10 @@ def test_full_3390_3s_push_paging_onto_the_3390_9s(run_data) -> None:
     assert small.sum() == 40 and big.sum() == 4
     ratio = pages[big].mean() / pages[small].mean()
     assert 1.5 < ratio < 4.0
-    assert cpowned["queue_len"][big].mean() > cpowned["queue_len"][small].mean()
+    # the seed's FCX109: the 3390-9s give the best time per page and MLOAD (their
+    # queues are not the longer ones there: 0-32 against the 3390-3s' 0-106)
+    assert cpowned["serv_ms"][big].max() < cpowned["serv_ms"][small].min()
+    assert cpowned["resp_ms"][big].mean() < cpowned["resp_ms"][small].mean()
     assert (cpowned["pct_used"][small] > 85).all() and (cpowned["pct_used"][big] < 20).all()
 
 

@@ -275,3 +275,45 @@ def test_a_user_faulting_its_pages_in_keeps_them_in_its_projected_wss() -> None:
     # the next look judges only the faults since this one: no new faults, no protection
     st.visit(loading)
     assert loading.wss == (0 + 60) // 2
+
+
+class _StubPaging:
+    """Places blocks of at most three pages on volumes 0, 1, 2 in turn; reads at once."""
+
+    def __init__(self) -> None:
+        self.turn = 0
+        self.reads: list[tuple[int, int]] = []
+
+    def place(self, pages: int) -> tuple[int, int]:
+        volume, self.turn = self.turn, (self.turn + 1) % 3
+        return volume, min(pages, 3)
+
+    def queue_write(self, volume: int, pages: int) -> None:
+        pass
+
+    def read(self, user: Vmdbk, volume: int, pages: int):  # a step that takes no time
+        self.reads.append((volume, pages))
+        yield from ()
+
+
+def test_a_fault_reads_its_page_and_the_next_of_its_block_wrapping_to_the_first() -> None:
+    st = _storage(frames=1000, xstore=0)
+    stub = _StubPaging()
+    st.paging = stub  # type: ignore[assignment]
+    space = _guest(st, "T", 600, RUN, detailed=True)
+    st.first_touch_range(space, 0, 600)
+    st.available += 7  # the frames of the pages going out
+    space.resident -= 7
+    space.referenced -= 7
+    # placements of three in address order; a block also ends where a segment does
+    st._write_blocks(space, 7, [5, 300, 3, 4, 7, 260, 9])
+    loc = space.table.loc  # type: ignore[union-attr]
+    assert [p for p in range(600) if loc[p] == DASD] == [3, 4, 5, 7, 9, 260, 300]
+    vm = space.vm
+    for page, read in [(9, [(1, 2)]), (4, [(0, 2)]), (3, [(0, 1)]), (300, [(2, 1)])]:
+        stub.reads.clear()
+        list(st.touch(vm, space, page))  # type: ignore[arg-type]
+        assert stub.reads == read, page
+    # 9 brought 7 (its block's first) with it, 4 brought 5 and left 3 alone
+    assert [p for p in range(600) if loc[p] == DASD] == [260]
+    space.check()

@@ -29,6 +29,7 @@ import argparse
 import sys
 
 from zvmsim.calibrate import (
+    SEEDS,
     Constant,
     Registry,
     Trial,
@@ -42,7 +43,7 @@ from zvmsim.calibrate import (
     write_value,
 )
 from zvmsim.errors import ZvmsimError
-from zvmsim.fidelity import known_miss
+from zvmsim.fidelity import missed_seeds
 
 
 def _print_rows(group: list[Constant], trial: Trial, values: dict[str, float]) -> None:
@@ -52,8 +53,10 @@ def _print_rows(group: list[Constant], trial: Trial, values: dict[str, float]) -
         target = target_of(group[0], row)
         figs = trial.figures(values, rid)
         ours = " ".join("/".join(f"{v:.4g}" for v in figs[s]) for s in sorted(figs))
-        miss = known_miss(row) is not None
-        note = "  (known miss: not fitted on)" if miss else ""
+        missed = missed_seeds(row, SEEDS)
+        note = "  (known miss: not fitted on)" if missed == SEEDS else ""
+        if missed and missed != SEEDS:
+            note = f"  (known miss on seed {'/'.join(map(str, missed))}: fitted on)"
         aimed = f" aim {target:g}" if target != float(row["seed_value"]) else ""
         print(f"    {rid}")
         print(

@@ -12,7 +12,12 @@ of friendliness and steals frames until it has what it needs:
   working-set size (WSS);
 * **pass 2** — the same, but skipping shared spaces and taking dispatch-list
   users' pages down to their SET RESERVED amount;
-* **emergency scan** — anything it can find, referenced or not.
+* **emergency scan** — anything it can find, referenced or not, visiting the
+  spaces in pass 1's order: shared spaces, dormant users, eligible-list users,
+  then dispatch-list users. Referenced VDISK pages, which only this scan may
+  take, go before the pages dispatched users are touching, so one guest
+  faulting its hot set back in does not strip the others' (which would start
+  the next scan's emergency, and so on).
 
 A visit clears the reference bits of the pages it passes over, so a page
 that is not touched again can be taken by the next pass. With SET REORDER
@@ -91,5 +96,7 @@ class DemandScan62:
         visit(0, dispatch, lambda s: s.resident - s.wss, True)
         visit(1, dormant + eligible, everything, False)
         visit(1, dispatch, lambda s: s.resident - s.reserved, True)
-        visit(2, order, everything, False)
+        # emergency: anything, but in pass 1's order, so shared spaces' pages (the
+        # VDISK pages that stick) go before the users' and dispatched users go last
+        visit(2, shared + dormant + eligible + dispatch, everything, False)
         return got

@@ -48,6 +48,14 @@ from .vmdbk import IOW, Vmdbk
 __all__ = ["Rdev", "VolumeIO"]
 
 
+def _disconnect(path: Chpid, done: simpy.Event, rest: float) -> None:
+    """A serial I/O's connect phase is over: free *path*, and *done* fires *rest* later."""
+    path.release()
+    done._ok = True
+    done._value = None
+    done.env.schedule(done, delay=rest)  # (at normal priority, as a timeout)
+
+
 class Rdev:
     """One real device exposure (a base or an alias) and its counters."""
 
@@ -271,14 +279,21 @@ class VolumeIO:
         Returns (pend, disc, conn, path); the wait for the path is in pend.
         """
         env, paths = self.env, self.paths
-        asked = env.now
-        self._turn = (self._turn + 1) % len(paths)
-        path = yield from Chpid.acquire(env, paths, self._turn)
-        waited = env.now - asked
-        pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
-        yield env.timeout(conn)
-        path.release()
-        yield env.timeout(pend + disc)
+        asked = env._now
+        self._turn = turn = (self._turn + 1) % len(paths)
+        path = Chpid.free_path(paths, turn)
+        if path is None:  # every path is busy: wait for the first to come free
+            path = yield from Chpid.acquire(env, paths, turn)
+        waited = env._now - asked
+        if track is None or self.cache is None:  # timed as a cache hit (_times)
+            pend, disc, conn = self.timing.sample(nbytes, path)
+        else:
+            pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
+        # the connect phase holds the path; when it ends, the path is released and
+        # the I/O goes on for its pend and disc (a callback, not a process step)
+        done, rest = env.event(), pend + disc
+        env.timeout(conn).callbacks.append(lambda _event: _disconnect(path, done, rest))
+        yield done
         return pend + waited, disc, conn, path
 
     def _finish(self, rdev: Rdev) -> None:

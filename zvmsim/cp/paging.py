@@ -6,15 +6,21 @@ block back when a guest faults on one of its pages. A 3390 cylinder holds
 180 page slots (a 3390-3 has 3339 cylinders, 601,020 slots; a 3390-9 10017
 cylinders, 1,803,060).
 
-CP prefers volumes with free space. It places a block at a volume's
-allocation cursor. To choose the volume, CP's allocator looks at the
-volumes in order of the I/O they have in flight (in rotation among equals)
-and takes the first whose cursor finds room. On an emptyish volume the
-cursor always does; on a volume fuller than the calibrated ``alloc_free``
-share of free space the freed slots are scattered, and a look finds room
-only in proportion *p* to the free share left (an idle 3390-3 at 88% is
-passed over about half the times CP looks at it). Each look and each use
-is counted: FCX109's %Used for Alloc is uses per look.
+CP prefers volumes that are free and have free space. It places a block at
+a volume's allocation cursor. To choose the volume, CP's allocator looks at
+the volumes in turn, from where its last choice left off (FCX109's %Used
+for Alloc is the share of those looks that placed a block there; IBM's
+MRSTOASP CPVALOCD over CPVLOKAT). A look passes over a volume that is busy,
+with a paging I/O in flight (running, or queued at the RDEV): a volume whose
+I/Os finish fast is seldom found busy and is used nearly every look, while
+volumes whose I/Os wait for a busy ESCON channel are passed over often. A
+look at a free volume then needs room at its cursor: on an emptyish volume
+the cursor always finds it; on a volume fuller than the calibrated
+``alloc_free`` share of free space the freed slots are scattered, and a look
+finds room only in proportion *p* to the free share left (an idle 3390-3 at
+88% is passed over about half the times CP looks at it). When a whole round
+finds no volume free with room, the least busy volume takes the block (a
+second look at it, the one used).
 
 The paging blocking factor (FCX109's Block Page Size, pages per write I/O)
 comes out of the pages CP has ready and each volume's free space (issue 18
@@ -38,6 +44,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 
 import simpy
+from simpy.core import URGENT
 
 from ..errors import ZvmsimError
 from .io import VolumeIO
@@ -72,6 +79,7 @@ class PageVolume:
     allocs: int = 0  # ... and placed the block here
     _room: float = 0.0  # the allocator's share of a look that finds room, carried over
     _run: float = 0.0  # the cursor's fraction of a free slot, carried to the next run
+    _wake: simpy.Event | None = None  # what the idle writer process waits for
 
     def room_share(self, alloc_free: float) -> float:
         """How often the allocation cursor finds room for a block here (1: always)."""
@@ -158,40 +166,58 @@ class PagingDevices:
     def place(self, pages: int) -> tuple[int, int]:
         """Place the next block of a page-out with *pages* pages still to write.
 
-        CP looks at the volumes, least I/O in flight first (in rotation among
-        equals), and takes the first whose cursor finds room; the block takes
-        as many of the pages as the cursor's window of slots holds (all of
-        them, if fewer) and is written in I/Os of the contiguous runs of free
-        slots there (:meth:`PageVolume.run_pages`). Returns the volume and the
-        pages placed; the caller queues them with :meth:`queue_write`.
+        CP looks at the volumes in turn from where its last choice left off,
+        passes over one with a paging I/O in flight, and takes the first free
+        one whose cursor finds room; if none does, the least busy volume
+        takes it (:meth:`_choose`). The block takes as many of the pages as
+        the cursor's window of slots holds (all of them, if fewer) and is
+        written in I/Os of the contiguous runs of free slots there
+        (:meth:`PageVolume.run_pages`). Returns the volume and the pages
+        placed; the caller queues them with :meth:`queue_write`.
         """
-        volumes = self.volumes
-        count = len(volumes)
-        turn = self._turn
-        order = []
-        for k in range(count):
-            i = (turn + k) % count
-            vol = volumes[i]
-            if vol.slots > vol.used:
-                order.append((vol.volume.in_flight, k, i))
-        if not order:
-            raise self._full()
-        order.sort()
-        alloc_free = self.alloc_free
-        best = -1
-        for _, _, i in order:
-            if self.volumes[i].look(alloc_free):
-                best = i
-                break
-        if best < 0:  # no look found room: the least-loaded volume takes it anyway
-            best = order[0][2]
-        self._turn = (best + 1) % count
+        best = self._choose()
+        self._turn = (best + 1) % len(self.volumes)
         vol = self.volumes[best]
         n = min(pages, vol.slots - vol.used)
         if self.alloc_window:
             n = min(n, max(1, int(self.alloc_window)))
         vol.used += n
         return best, n
+
+    def _choose(self) -> int:
+        """The volume CP's allocator takes for the next block, its looks counted.
+
+        Each look at a volume with room counts (CPVLOKAT); a busy volume (an
+        I/O in flight) is passed over, a free one is taken if its cursor
+        finds room (:meth:`PageVolume.look`, counted in CPVALOCD). When the
+        round finds none, CP takes the least busy volume with room (I/Os in
+        flight and writes it holds, the first in turn among equals): a
+        second look at it, which is used.
+        """
+        volumes = self.volumes
+        count = len(volumes)
+        turn = self._turn
+        alloc_free = self.alloc_free
+        least, fewest = -1, 0
+        for k in range(count):
+            i = (turn + k) % count
+            vol = volumes[i]
+            if vol.slots <= vol.used:
+                continue
+            busy = vol.volume.in_flight
+            if not busy and vol.look(alloc_free):
+                return i
+            if busy:
+                vol.looks += 1
+            load = busy + vol.volume.held
+            if least < 0 or load < fewest:
+                least, fewest = i, load
+        if least < 0:
+            raise self._full()
+        vol = volumes[least]
+        vol.looks += 1
+        vol.allocs += 1
+        return least
 
     def run_at(self, index: int, pages: int) -> int:
         """The pages of one write I/O of *pages* ready on volume *index* now,
@@ -230,7 +256,21 @@ class PagingDevices:
     def _kick(self, vol: PageVolume) -> None:
         if vol.writes and not vol.writing and not vol.volume.in_flight:
             vol.writing = True
-            self.env.process(self._writer(vol))
+            wake = vol._wake
+            if wake is None:  # the volume's first write: its writer process starts
+                self.env.process(self._writing(vol))
+            else:  # the writer wakes as a process starts (urgent, now)
+                wake._ok = True
+                wake._value = None
+                self.env.schedule(wake, URGENT)
+
+    def _writing(self, vol: PageVolume) -> Generator:
+        """The writer process of *vol*: drains its queue (:meth:`_writer`) whenever
+        :meth:`_kick` wakes it, and waits in between."""
+        while True:
+            yield from self._writer(vol)
+            vol._wake = self.env.event()
+            yield vol._wake
 
     def spread(self, pages: int) -> list[tuple[int, int]]:
         """Allocate *pages* slots over all volumes as CP's allocator would.
@@ -256,6 +296,8 @@ class PagingDevices:
                 out.append((i, share))
                 left -= share
         for i, vol in enumerate(self.volumes):  # what a volume without room left over
+            if not left:
+                break
             share = min(vol.slots - vol.used, left)
             if share > 0:
                 vol.used += share

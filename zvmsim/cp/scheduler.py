@@ -169,16 +169,17 @@ class Scheduler:
                     l3 += ld
         return ([s1, s2, s3], [u1, u2, u3], [l1, l2, l3])
 
-    def _count(self, vm: Vmdbk, now: float, totals: tuple[list[int], ...]) -> None:
-        """Add dispatch-list user *vm* to *totals* (see :meth:`_totals`)."""
+    def _count(self, vm: Vmdbk, now: float, totals: tuple[list[int], ...], sign: int = 1) -> None:
+        """Add dispatch-list user *vm* to *totals* (see :meth:`_totals`); with *sign*
+        -1, take away a user that has just left it (:meth:`_leave`: it counts the same)."""
         q = self.qclass(vm, now)
         if q >= 1:
             sums, users, loading = totals
-            w = self._wss(vm)
-            ld = self.is_loading(vm)
+            w = self._wss(vm) * sign
+            ld = self.is_loading(vm) * sign
             for level in range(q):
                 sums[level] += w
-                users[level] += 1
+                users[level] += sign
                 loading[level] += ld
 
     def _blocker(
@@ -280,11 +281,13 @@ class Scheduler:
             event = self._admitted[vm] = self.env.event()
         return event
 
-    def _admit_waiting(self) -> None:
+    def _admit_waiting(self, totals: tuple[list[int], ...] | None = None) -> None:
         """Admit eligible users in order while they fit. A loading user that only
-        LDUBUF holds back is passed over; any other misfit stops the admissions."""
+        LDUBUF holds back is passed over; any other misfit stops the admissions.
+
+        *totals* are the dispatch list's (:meth:`_totals`) when the caller kept them."""
         i = 0
-        totals = None  # the dispatch list's, kept up to date as users are admitted
+        # (the dispatch list's totals, kept up to date as users are admitted)
         while i < len(self.eligible):
             vm = self.eligible[i]
             if totals is None:
@@ -326,14 +329,21 @@ class Scheduler:
                 key=lambda v: (v.slice_end, v.userid),
             )
             waiting = len(self.eligible)
+            totals = None  # the dispatch list's, kept up to date as users leave and come back
             for vm in expired:
                 self._leave(vm)
-                if not waiting and self._fits(vm, 3):
-                    self.dispatch[vm] = None
-                    vm.slice_end = now + t3
-                    continue
+                if totals is not None:
+                    self._count(vm, now, totals, -1)
+                if not waiting:
+                    if totals is None:
+                        totals = self._totals()
+                    if self._blocker(vm, 3, totals) is None:  # it fits: another Q3 slice
+                        self.dispatch[vm] = None
+                        vm.slice_end = now + t3
+                        self._count(vm, now, totals)
+                        continue
                 waiting = max(0, waiting - 1)
                 self._to_eligible(vm, 3)
-            self._admit_waiting()
+            self._admit_waiting(totals)
             yield self.env.timeout(t1)
         self._rotating = False

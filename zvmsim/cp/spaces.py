@@ -13,6 +13,7 @@ state per page and a clock hand, the way CP's frame-table scan sweeps.
 from __future__ import annotations
 
 import random
+from array import array
 from collections import deque
 from collections.abc import Iterator
 from typing import NamedTuple
@@ -37,14 +38,19 @@ class ColdRun(NamedTuple):
 
 
 class PageTable:
-    """Per-page state for one space: location, referenced bit, DASD block."""
+    """Per-page state for one space: location, referenced bit, DASD volume and block."""
 
-    __slots__ = ("loc", "ref", "block", "order", "hand", "xhand")
+    __slots__ = ("loc", "ref", "vol", "nxt", "prv", "order", "hand", "xhand")
 
     def __init__(self, pages: int, rnd: random.Random) -> None:
         self.loc = bytearray(pages)
         self.ref = bytearray(pages)
-        self.block = [0] * pages  # which paging block (one DASD I/O) holds the page
+        # a page on DASD: its paging volume, and the other pages of its block (the
+        # pages one write put there together, still on DASD) as a list linked in
+        # address order: the next and the previous, -1 at either end
+        self.vol = array("i", bytes(4 * pages))
+        self.nxt = array("i", bytes(4 * pages))
+        self.prv = array("i", bytes(4 * pages))
         # CP scans frames in real-storage order, which has nothing to do with the
         # guest's virtual addresses: the clock hands walk a shuffled page order.
         self.order = np.random.default_rng(rnd.getrandbits(64)).permutation(pages)

@@ -23,6 +23,7 @@ from collections import deque
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Protocol
 
+import numpy as np
 import simpy
 
 from ..errors import ZvmsimError
@@ -39,6 +40,22 @@ if TYPE_CHECKING:
 __all__ = ["SEGMENT_PAGES", "ScanPolicy", "Storage"]
 
 SEGMENT_PAGES = 256  # a 1 MB segment of virtual storage
+
+
+def _slots_on(on: dict[int, int], volume: int, n: int) -> None:
+    """*n* more pages of a counted space on paging volume *volume*, in its ``dasd_on``.
+
+    The dict is kept in volume order (a new volume goes in its place), so that
+    :meth:`Storage.read_counted` walks it in that order without sorting it."""
+    if volume in on:
+        on[volume] += n
+        return
+    last = next(reversed(on), volume)
+    on[volume] = n
+    if volume < last:
+        ordered = sorted(on.items())
+        on.clear()
+        on.update(ordered)
 
 
 class ScanPolicy(Protocol):
@@ -82,9 +99,7 @@ class Storage:
         self.policy: ScanPolicy | None = None
         self.mdc_home: MdcHome | None = None  # MDC in central: the arbiter gives frames back
         self.quiet = False  # while building the storage history: page-outs without I/O
-        self._blocks: dict[int, tuple[int, list[int]]] = {}  # block id -> (volume, pages)
         self._xstore_age: deque[list] = deque()  # [space, pages] in the order they arrived
-        self._next_block = 1
         self._pgin_s = path_us["xstore_pgin_us"] / 1e6
         self._pgout_s = path_us["xstore_pgout_us"] / 1e6
         self._fault_s = path_us["page_fault_us"] / 1e6
@@ -164,7 +179,7 @@ class Storage:
             space.wss = space.resident
         else:
             space.wss = (space.referenced + space.wss) // 2
-        table.ref[:] = bytes(len(table.ref))  # type: ignore[union-attr]
+        np.frombuffer(table.ref, dtype=np.uint8).fill(0)  # type: ignore[union-attr]
         space.referenced = 0
         self.reorder(space)
 
@@ -326,15 +341,17 @@ class Storage:
             age.popleft()
         if not age:
             return None
-        held = {s.name: s for s in self.spaces if s.xstor > 0}
-        best = min((self._migration_class(s) for s in held.values()), default=1)
         head = age[0]
-        if self._migration_class(head[0]) > best:
-            for chunk in age:
-                space, pages = chunk
-                if min(pages, space.xstor) > 0 and self._migration_class(space) == best:
-                    head = chunk
-                    break
+        # the class is 0 or 1: the head is passed over only if it is of class 1 and
+        # a space of class 0 holds XSTORE pages (the holders' least class, 0)
+        if self._migration_class(head[0]) == 1:
+            held = {s.name: s for s in self.spaces if s.xstor > 0}
+            if any(self._migration_class(s) == 0 for s in held.values()):
+                for chunk in age:
+                    space, pages = chunk
+                    if min(pages, space.xstor) > 0 and self._migration_class(space) == 0:
+                        head = chunk
+                        break
         return head, min(count, head[1], head[0].xstor)
 
     def _leave_xstore(self, chunk: list, count: int) -> None:
@@ -413,7 +430,7 @@ class Storage:
         paging = self.paging
         if pages is None and self.quiet:
             for volume, n in paging.spread(count):
-                space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
+                _slots_on(space.dasd_on, volume, n)
                 space.blocked[0] += n  # in the blocks the volume's cursor would give
                 space.blocked[1] += -(-n // paging.run_at(volume, count))
             return
@@ -423,35 +440,43 @@ class Storage:
                 volume, n = paging.place(count - done)
                 if not self.quiet:
                     paging.queue_write(volume, n)
-                space.dasd_on[volume] = space.dasd_on.get(volume, 0) + n
+                _slots_on(space.dasd_on, volume, n)
                 space.blocked[0] += n
                 space.blocked[1] += 1
                 done += n
             return
-        groups: deque[list[int]] = deque()
-        for page in sorted(pages):
-            last = groups[-1] if groups else None
-            if last and last[0] // SEGMENT_PAGES == page // SEGMENT_PAGES:
-                last.append(page)
-            else:
-                groups.append([page])
-        loc, block_of = space.table.loc, space.table.block  # type: ignore[union-attr]
-        while groups:
-            volume, n = paging.place(sum(map(len, groups)))
+        # the pages in address order, cut into blocks at each segment's end and
+        # each placement's (a segment's pages while the placement holds them);
+        # each block's pages are linked in address order (PageTable), all in bulk
+        order = np.sort(np.asarray(pages, dtype=np.int32))
+        total = len(order)
+        if not total:
+            return
+        placed, volumes = [0], []  # where each placement ends in *order*, and its volume
+        while placed[-1] < total:
+            volume, n = paging.place(total - placed[-1])
             if not self.quiet:
                 paging.queue_write(volume, n)
-            while n > 0:  # the placement's blocks: whole segments' pages while they fit
-                group = groups.popleft()
-                if len(group) > n:
-                    group, rest = group[:n], group[n:]
-                    groups.appendleft(rest)
-                n -= len(group)
-                block = self._next_block
-                self._next_block += 1
-                self._blocks[block] = (volume, group)
-                for i in group:
-                    loc[i] = DASD
-                    block_of[i] = block
+            placed.append(placed[-1] + n)
+            volumes.append(volume)
+        seg = order // SEGMENT_PAGES
+        cut = np.zeros(total + 1, dtype=bool)  # where a block ends
+        cut[1:-1] = seg[1:] != seg[:-1]
+        cut[placed] = True
+        ends = np.flatnonzero(cut[1:]) + 1
+        after = np.empty_like(order)  # the next page of its block, -1 for a block's last
+        after[:-1] = order[1:]
+        after[ends - 1] = -1
+        before = np.empty_like(order)  # the previous page, -1 for a block's first
+        before[1:] = order[:-1]
+        before[0] = -1
+        before[ends[:-1]] = -1
+        table = space.table
+        np.frombuffer(table.loc, dtype=np.uint8)[order] = DASD  # type: ignore[union-attr]
+        on = np.repeat(np.asarray(volumes, dtype=np.int32), np.diff(placed))
+        np.frombuffer(table.vol, dtype=np.int32)[order] = on  # type: ignore[union-attr]
+        np.frombuffer(table.nxt, dtype=np.int32)[order] = after  # type: ignore[union-attr]
+        np.frombuffer(table.prv, dtype=np.int32)[order] = before  # type: ignore[union-attr]
 
     # ---- page-ins: called by guests ----------------------------------------
 
@@ -521,6 +546,8 @@ class Storage:
         bulk, so walking resident memory costs no per-page Python work.
         """
         loc = space.table.loc  # type: ignore[union-attr]
+        if start < limit and loc[start] != RES:
+            return start  # no run at all (a page in XSTORE touched after another, say)
         end = limit
         # the nearest page in any other state ends the run; the likeliest states
         # first, so that each later search covers a shorter stretch
@@ -542,15 +569,26 @@ class Storage:
         resident. What is left of the block stays on DASD.
         """
         table = space.table
-        block = table.block[page]  # type: ignore[union-attr]
-        volume, members = self._blocks[block]
-        at = members.index(page)
-        ordered = members[at:] + members[:at]
-        coming, left = ordered[: self.read_pages], ordered[self.read_pages :]
-        if left:
-            self._blocks[block] = (volume, sorted(left))
-        else:
-            del self._blocks[block]
+        volume = table.vol[page]  # type: ignore[union-attr]
+        nxt, prv = table.nxt, table.prv  # type: ignore[union-attr]
+        # the faulting page and the ones after it, wrapping round to the block's first
+        coming = [page]
+        other = page
+        while len(coming) < self.read_pages:
+            other = nxt[other]
+            if other < 0:  # past the block's last page: back to its first
+                other = page
+                while prv[other] >= 0:
+                    other = prv[other]
+            if other == page:  # the whole block is coming
+                break
+            coming.append(other)
+        for i in coming:  # out of the block; what is left stays linked in address order
+            before, after = prv[i], nxt[i]
+            if before >= 0:
+                nxt[before] = after
+            if after >= 0:
+                prv[after] = before
         loc = table.loc  # type: ignore[union-attr]
         n = len(coming)
         self.take_frames(n)
@@ -584,14 +622,20 @@ class Storage:
     def first_touch_counted(self, space: Space, n: int) -> None:
         """*n* never-touched pages of a counted space get frames (no I/O)."""
         if n > 0:
-            self.take_frames(n)
+            if self.available - n >= self.low and self.lock is None:
+                self.available -= n  # take_frames, when no scan is due
+            else:
+                self.take_frames(n)
             space.resident += n
             space.referenced += n
 
     def xstore_in_counted(self, user: Vmdbk, space: Space, n: int) -> None:
         """Bring *n* pages of a counted space back from XSTORE (synchronous)."""
         if n > 0:
-            self.take_frames(n)
+            if self.available - n >= self.low and self.lock is None:
+                self.available -= n  # take_frames, when no scan is due
+            else:
+                self.take_frames(n)
             space.xstor -= n
             space.x_to_ms += n
             self.xstore_used -= n
@@ -626,16 +670,20 @@ class Storage:
         left = n - from_x
         space.dasd -= left
         on, total = space.dasd_on, sum(space.dasd_on.values())
+        volumes = self.paging.volumes
         for volume in sorted(on):
+            if not left:  # the rest would take nothing
+                break
             take = min(left, on[volume], -(-(n - from_x) * on[volume] // total))
             on[volume] -= take
-            self.paging.volumes[volume].used -= take
+            volumes[volume].used -= take
             left -= take
-        for volume in sorted(on):
-            take = min(left, on[volume])
-            on[volume] -= take
-            self.paging.volumes[volume].used -= take
-            left -= take
+        if left:
+            for volume in sorted(on):
+                take = min(left, on[volume])
+                on[volume] -= take
+                volumes[volume].used -= take
+                left -= take
         for volume in [v for v, pages in on.items() if not pages]:
             del on[volume]
 
@@ -653,8 +701,8 @@ class Storage:
         page-in of a user coming back from dormancy)."""
         pick = self.rnd.random() * space.dasd
         on = space.dasd_on
-        for volume in sorted(on):
-            pick -= on[volume]
+        for volume, held in on.items():  # noqa: B007 (volume order: see _slots_on)
+            pick -= held
             if pick < 0:
                 break
         n = min(pages or self.read_pages, on[volume])
@@ -772,21 +820,31 @@ class Storage:
         (inline: the same draws, in the same order), until one needs a step.
 
         Returns (reads done, the step to ``yield from`` or None)."""
-        rnd = self.rnd
+        random = self.rnd.random
         done = 0
+        # the counters in locals while the reads find their pages resident; written
+        # back before anything else looks at them (the same sums, in the same order)
+        vio, pend = user.vio, user.pending_cp_s
+        resident, referenced = space.resident, space.referenced
+        xstor, dasd = space.xstor, space.dasd
         while done < count:
             done += 1
-            user.vio += 1
-            user.pending_cp_s += cp_s
-            resident = space.resident
-            pick = rnd.random() * (resident + space.xstor + space.dasd)
+            vio += 1
+            pend += cp_s
+            pick = random() * (resident + xstor + dasd)
             if pick < resident:
-                if rnd.random() * space.resident >= space.referenced:
-                    space.referenced += 1
-            elif pick - resident < space.xstor:
+                if random() * resident >= referenced:
+                    referenced += 1
+                continue
+            user.vio, user.pending_cp_s, space.referenced = vio, pend, referenced
+            if pick - resident < xstor:
                 self.xstore_in_counted(user, space, 1)
-            elif space.dasd:
+                vio, pend = user.vio, user.pending_cp_s
+                resident, referenced = space.resident, space.referenced
+                xstor, dasd = space.xstor, space.dasd
+            elif dasd:
                 return done, self.read_counted(user, space)
+        user.vio, user.pending_cp_s, space.referenced = vio, pend, referenced
         return done, None
 
     def _touch_one(

@@ -6,13 +6,49 @@ import random
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import simpy
+from simpy.core import URGENT
+from simpy.events import Event
+
 from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
 
 if TYPE_CHECKING:
     from ..machine import Machine
 
-__all__ = ["Idle", "Workload"]
+__all__ = ["Idle", "Workload", "spawn"]
+
+
+def spawn(env: simpy.Environment, generator: Generator) -> None:
+    """Run *generator* as a process that nobody waits for (a guest's asynchronous I/O).
+
+    The same steps at the same moments as ``env.process(generator)`` — it starts
+    with an urgent event now, as SimPy's process does, and resumes as each event
+    it yields is processed — without the Process object and the event of its end,
+    which nothing listens to. An exception in the generator stops the run.
+    """
+
+    def resume(event: Event) -> None:
+        while True:
+            try:
+                if event._ok:
+                    event = generator.send(event._value)
+                else:  # as a process: a failed event is thrown into the generator
+                    event._defused = True  # type: ignore[attr-defined]
+                    exc = type(event._value)(*event._value.args)
+                    exc.__cause__ = event._value
+                    event = generator.throw(exc)
+            except StopIteration:
+                return
+            if event.callbacks is not None:
+                event.callbacks.append(resume)
+                return
+
+    start = Event(env)
+    start._ok = True
+    start._value = None
+    start.callbacks.append(resume)  # type: ignore[union-attr]
+    env.schedule(start, URGENT)
 
 
 class Workload:

@@ -31,7 +31,7 @@ from ..cp.spaces import Space
 from ..cp.storage import SEGMENT_PAGES
 from ..cp.vmdbk import RUN, TIW
 from ..errors import ZvmsimError
-from .base import Workload
+from .base import Workload, spawn
 
 __all__ = ["LinuxServer", "LinuxThrasher"]
 
@@ -61,8 +61,9 @@ def poisson(rnd: Any, mean: float) -> int:
     if mean > 30:
         return max(0, round(rnd.gauss(mean, mean**0.5)))
     limit, k, p = 2.718281828459045 ** (-mean), 0, 1.0
+    random = rnd.random
     while True:
-        p *= rnd.random()
+        p *= random()
         if p <= limit:
             return k
         k += 1
@@ -118,7 +119,9 @@ class LinuxThrasher(Workload):
                     busy = 0.0
                 if page == region:
                     page = 0
-                continue
+                    continue
+                # the page that ended the run is not resident, and only this thread
+                # could have brought it back meanwhile: touch it now
             fault = storage.touch(vm, space, page)
             busy += touch_s
             self.touches += 1
@@ -198,7 +201,7 @@ class LinuxServer(Workload):
             yield m.env.timeout(rnd.expovariate(rate))
             disk = disks[rnd.randrange(len(disks))]
             block = rnd.randrange(disk.blocks)
-            m.env.process(self._one_io(disk, block, count, rnd.random() >= share))
+            spawn(m.env, self._one_io(disk, block, count, rnd.random() >= share))
 
     def _one_io(self, disk: Any, block: int, count: int, write: bool) -> Generator:
         vm = self.vm

@@ -112,9 +112,13 @@ class VdiskFormatter(Workload):
         cp = ios * (self._vio_s + p["blocks_per_io"] * self._block_s)
         read_cp = self._vio_s + PAGE_BLOCKS * self._block_s  # a read of the formatted VDISK
         space = self.vdisk
+        gap_s = p["step_gap_s"]
+        step_rate = 1.0 / gap_s
+        reads_mean = p["reads_per_s"] * gap_s
+        read_s = p["virtual_us_per_io"] / 1e6  # the guest's own time per read
         while True:
             vm.state = TIW
-            yield env.timeout(rnd.expovariate(1.0 / p["step_gap_s"]))
+            yield env.timeout(rnd.expovariate(step_rate))
             if self.formatted < space.pages:
                 n = min(space.pages - self.formatted, ios * per_io)
                 done = -(-n // per_io)
@@ -124,14 +128,14 @@ class VdiskFormatter(Workload):
                 self.formatted += n
                 continue
             # the formatted VDISK in use: a few reads, then detach
-            reads = poisson(rnd, p["reads_per_s"] * p["step_gap_s"])
+            reads = poisson(rnd, reads_mean)
             left = reads
             while left:  # each a virtual I/O and a touch of a written page
                 done, step = storage.read_written_run(vm, space, left, read_cp)  # type: ignore[union-attr]
                 left -= done
                 if step is not None:
                     yield from step
-            yield cpu.run(vm, p["virtual_us_per_io"] / 1e6 * max(1, reads), 0.0)
-            self.used_for += p["step_gap_s"]
+            yield cpu.run(vm, read_s * max(1, reads), 0.0)
+            self.used_for += gap_s
             if self.used_for >= p["use_s"]:
                 self._detach()

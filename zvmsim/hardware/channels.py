@@ -88,17 +88,28 @@ class Chpid:
         A process step: ``path = yield from Chpid.acquire(...)``. A waiting
         I/O queues on every one of its paths and takes the first to free up.
         """
-        count = len(paths)
-        for k in range(count):
-            path = paths[(start + k) % count]
-            if not path.active:
-                path.active = True
-                return path
+        path = Chpid.free_path(paths, start)
+        if path is not None:
+            return path
         wait = env.event()
         for path in paths:
             path.waiters.append(wait)
         path = yield wait
         return path
+
+    @staticmethod
+    def free_path(paths: Sequence[Chpid], start: int) -> Chpid | None:
+        """Take the first free path among *paths* (looking from *start*); None if all
+        are busy (:meth:`acquire` without the wait)."""
+        for path in paths[start:]:
+            if not path.active:
+                path.active = True
+                return path
+        for path in paths[:start]:
+            if not path.active:
+                path.active = True
+                return path
+        return None
 
     def release(self) -> None:
         """The connect phase is over: hand the path to the oldest I/O waiting for it."""

@@ -42,7 +42,9 @@ class DasdTiming:
         r, lo, span = self._rand, self._lo, self._span
         pend = self._pend * (lo + span * r())
         disc = self._disc * (lo + span * r())
-        rate = min(path.bytes_per_s, self._cu_rate)
+        rate, cu_rate = path.bytes_per_s, self._cu_rate
+        if cu_rate < rate:  # the slower of the two (min)
+            rate = cu_rate
         conn = (self._conn0 + nbytes / rate) * (lo + span * r())
         return pend, disc, conn
 

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..api import report
 from ..errors import ZvmsimError
+from ..perfkit import find_report
 from ..perfkit.reduce import RunData
+from ..perfkit.user import all_sample_share
 
 __all__ = ["CHECKS", "Check", "answer_checks", "checklist_text", "duress_checklist"]
 
@@ -37,6 +38,22 @@ APP_SLOW_MS = 100.0  # an interactive transaction slower than this is noticed
 SXS_USED_HIGH = 75.0  # % of the system execution space in use: CP's room is running out
 
 
+# while answer_checks works: its run and the report frames built for it so far
+_answering: tuple[RunData, dict[str, pd.DataFrame]] | None = None
+
+
+def report_frame(run: RunData, code: str) -> pd.DataFrame:
+    """Report *code*'s frame for *run* (as ``report(run, code).frame``, without its
+    text); built once per run while :func:`answer_checks` asks its questions."""
+    memo = _answering[1] if _answering is not None and _answering[0] is run else None
+    if memo is not None and code in memo:
+        return memo[code]
+    frame = find_report(code).frame(run)
+    if memo is not None:
+        memo[code] = frame
+    return frame
+
+
 @dataclass(frozen=True)
 class Check:
     """One question of the checklist and how to answer it from a run."""
@@ -47,13 +64,13 @@ class Check:
 
 
 def _mean_row(run: RunData, code: str) -> pd.Series | None:
-    frame = report(run, code).frame
+    frame = report_frame(run, code)
     rows = frame[frame["interval_end"] == MEAN] if "interval_end" in frame else frame
     return rows.iloc[0] if len(rows) else None
 
 
 def _frames_empty(run: RunData) -> tuple[str, str]:
-    frame = report(run, "FCX254").frame
+    frame = report_frame(run, "FCX254")
     times = frame[frame["interval_end"] != MEAN]
     empty = int((times["times_empty"] > 0).sum())
     low = int(times["frames_available"].min()) if len(times) else 0
@@ -68,9 +85,9 @@ def _tv(run: RunData) -> tuple[str, str]:
 
 
 def _page_wait(run: RunData) -> tuple[str, str]:
-    frame = report(run, "FCX114").frame
+    frame = report_frame(run, "FCX114")
     users = frame[~frame["userid"].str.startswith(">")]
-    waiting = users[pd.to_numeric(users["pct_pgw"], errors="coerce") >= PGW_USER]
+    waiting = users[all_sample_share(users, "pct_pgw") >= PGW_USER]  # of all its samples
     if waiting.empty:
         return f"no user in page wait in {PGW_USER:g}% of samples or more", "ok"
     names = ", ".join(f"{r.userid} {r.pct_pgw:.0f}%" for r in waiting.head(3).itertuples())
@@ -85,7 +102,7 @@ def _eligible(run: RunData) -> tuple[str, str]:
 
 
 def _mdc(run: RunData) -> tuple[str, str]:
-    frame = report(run, "FCX108").frame
+    frame = report_frame(run, "FCX108")
     dasd = frame[~frame["addr"].str.startswith(">")]
     avoided, real = float(dasd["avoid_rate"].sum()), float(dasd["io_rate"].sum())
     if avoided == 0:
@@ -114,7 +131,7 @@ def _dasd_vs_xstore(run: RunData) -> tuple[str, str]:
 
 
 def _paging_volumes(run: RunData) -> pd.DataFrame:
-    return report(run, "FCX109").frame
+    return report_frame(run, "FCX109")
 
 
 def _paging_queue(run: RunData) -> tuple[str, str]:
@@ -156,7 +173,7 @@ def _space_full(run: RunData) -> tuple[str, str]:
 
 
 def _applications(run: RunData) -> tuple[str, str]:
-    frame = report(run, "TXN").frame
+    frame = report_frame(run, "TXN")
     apps = frame[frame["userid"] == ">>All<<"]
     if apps.empty:
         return "the workload reports no transactions", "ask the users"
@@ -189,22 +206,30 @@ CHECKS: list[Check] = [
 
 
 def answer_checks(run: RunData, checks: list[tuple[str, Check]]) -> pd.DataFrame:
-    """Answer (topic, check) pairs for *run*: topic, question, report, observed, verdict."""
+    """Answer (topic, check) pairs for *run*: topic, question, report, observed, verdict.
+
+    Each report the questions read is built once (several read FCX109 or FCX225).
+    """
+    global _answering
     rows = []
-    for topic, check in checks:
-        try:
-            observed, verdict = check.answer(run)
-        except ZvmsimError as exc:  # its report needs a domain that was not collected
-            observed, verdict = str(exc), "no data"
-        rows.append(
-            {
-                "topic": topic,
-                "question": check.question,
-                "report": check.report,
-                "observed": observed,
-                "verdict": verdict,
-            }
-        )
+    _answering = (run, {})
+    try:
+        for topic, check in checks:
+            try:
+                observed, verdict = check.answer(run)
+            except ZvmsimError as exc:  # its report needs a domain that was not collected
+                observed, verdict = str(exc), "no data"
+            rows.append(
+                {
+                    "topic": topic,
+                    "question": check.question,
+                    "report": check.report,
+                    "observed": observed,
+                    "verdict": verdict,
+                }
+            )
+    finally:
+        _answering = None
     return pd.DataFrame(rows)
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..api import report
 from ..errors import ZvmsimError
 from ..perfkit.reduce import RunData
+from ..perfkit.user import all_sample_share
 from .checklist import (
     Check,
     _blocking,
@@ -27,6 +27,7 @@ from .checklist import (
     _sxs,
     _tv,
     answer_checks,
+    report_frame,
 )
 
 __all__ = ["HEALTH", "health_check", "health_text"]
@@ -45,13 +46,13 @@ MEAN = ">>Mean>>"
 def _frame(run: RunData, code: str) -> pd.DataFrame | None:
     """Report *code*'s frame, or None if zvmsim has no such report yet."""
     try:
-        return report(run, code).frame
+        return report_frame(run, code)
     except ZvmsimError:
         return None
 
 
 def _busy(run: RunData) -> tuple[str, str]:
-    frame = report(run, "FCX225").frame
+    frame = report_frame(run, "FCX225")
     busy = float(frame[frame["interval_end"] == MEAN].iloc[0]["pct_busy"])
     peak = float(frame[frame["interval_end"] != MEAN]["pct_busy"].max())
     seen = f"{busy:.1f}% busy on average, {peak:.1f}% in the busiest interval"
@@ -59,7 +60,7 @@ def _busy(run: RunData) -> tuple[str, str]:
 
 
 def _partition(run: RunData) -> tuple[str, str]:
-    frame = report(run, "FCX126").frame
+    frame = report_frame(run, "FCX126")
     own = frame[frame["pct_susp"].notna()]
     if own.empty:
         return "no LPAR data", "ok"
@@ -70,9 +71,9 @@ def _partition(run: RunData) -> tuple[str, str]:
 
 
 def _cpu_wait(run: RunData) -> tuple[str, str]:
-    frame = report(run, "FCX114").frame
+    frame = report_frame(run, "FCX114")
     users = frame[~frame["userid"].str.startswith(">")]
-    waiting = users[pd.to_numeric(users["pct_cpu"], errors="coerce") >= CPU_WAIT]
+    waiting = users[all_sample_share(users, "pct_cpu") >= CPU_WAIT]  # of all its samples
     if waiting.empty:
         return f"no user waits for a CPU in {CPU_WAIT:g}% of samples or more", "ok"
     names = ", ".join(f"{r.userid} {r.pct_cpu:.0f}%" for r in waiting.head(3).itertuples())
@@ -80,7 +81,7 @@ def _cpu_wait(run: RunData) -> tuple[str, str]:
 
 
 def _dasd(run: RunData) -> tuple[str, str]:
-    frame = report(run, "FCX225").frame
+    frame = report_frame(run, "FCX225")
     mean = frame[frame["interval_end"] == MEAN].iloc[0]
     seen = f"{mean['ssch_rate']:.0f} I/O per second at {mean['dasd_resp_ms']:.1f} ms"
     return seen, "look closer" if mean["dasd_resp_ms"] > DASD_SLOW_MS else "ok"

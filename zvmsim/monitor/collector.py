@@ -99,6 +99,7 @@ class MonitorCollector:
         self._tod0 = to_tod(machine.config.system.start)
         self._user_hf = {u: [0] * len(STATES) for u in machine.users}
         self._user_act = dict.fromkeys(machine.users, 0)  # HF samples finding it active
+        self._user_samples = dict.fromkeys(machine.users, 0)  # HF samples taken of it
         self._user_tcpu = dict.fromkeys(machine.users, 0.0)  # its CPU time at the last one
         self._dev_hf = {r.addr: [0, 0, 0] for v in machine.volumes.values() for r in v.exposures}
         self._held_hf: dict[str, int] = {}  # paging requests CP held per volume, summed
@@ -161,10 +162,13 @@ class MonitorCollector:
         in_dispatch = sched.dispatch
         for userid, vm in m.users.items():
             state = Processors.sampled_state(vm, now)
-            self._user_hf[userid][state] += 1
+            self._user_samples[userid] += 1
             used = vm.tcpu_s - Processors.unrun(vm, now)[0]
             if state in _WORKING or used > self._user_tcpu[userid] + 1e-9:
+                # an active user: its state is filed (a user idle since the sample
+                # before files none, as CP's user state sampling does)
                 self._user_act[userid] += 1
+                self._user_hf[userid][state] += 1
             self._user_tcpu[userid] = used
             dispatch += state != DM and not vm.elisted
             klass = 3 + vm.eclass if vm.elisted else sched.qclass(vm, now)
@@ -622,7 +626,7 @@ class MonitorCollector:
                     vio=vm.vio,
                     vio_dasd=vm.vio_dasd,
                     vio_avoid=vm.vio_avoid,
-                    hf_samples=sum(hf),
+                    hf_samples=self._user_samples[userid],
                     hf_act=self._user_act[userid],
                     **_classes(self._user_cls[userid]),
                     **paging,

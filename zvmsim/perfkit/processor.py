@@ -1,8 +1,9 @@
 """FCX100 CPU and FCX180 SYSCONF: the processors and the configuration.
 
-FCX100 splits each logical processor's time, from its D5 R3 record: %CPU
-busy in all, of which %USR was charged to users (their own instructions and
-CP's work for them), %SYS was CP's own unchargeable work and %EMU the users'
+FCX100 splits each logical processor's time, from CP's D0 R2 record
+(MRSYTPRP's IBM fields; the suspended time from D5 R3): %CPU busy in all,
+of which %USR was charged to users (their own instructions and CP's work
+for them), %SYS was CP's own unchargeable work and %EMU the users'
 instructions run in emulation (SIE); %WT is idle and %SUSP the time PR/SM
 left the processor ready but not dispatched. A ``>>Total<<`` row adds them up.
 When the data names the master processor (D5 R11), a Role column marks it
@@ -30,7 +31,7 @@ KEYS = ("pct_cpu", "pct_usr", "pct_sys", "pct_emu", "pct_wt", "pct_susp")
 
 
 def cpu_split(c: dict, seconds: float) -> dict:
-    """One logical processor's time over *seconds* from its D5 R3 deltas, in % (KEYS)."""
+    """One logical processor's time over *seconds* from its D0 R2 deltas, in % (KEYS)."""
     elapsed = seconds * 1e6
     busy, system = c["busy_us"], c["system_us"]
     susp = c.get("susp_us", 0)

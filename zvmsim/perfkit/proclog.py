@@ -1,7 +1,7 @@
 """FCX144 PROCLOG — Processor Activity, by Time.
 
 FCX100's split of each logical processor's time (%CPU, %USR, %SYS, %EMU,
-%WT, %SUSP, from its D5 R3 record), interval by interval: first a
+%WT, %SUSP, from its D0 R2 and D5 R3 records), interval by interval: first a
 ``>>Mean>>`` row per processor over the whole period, then, for every
 monitor interval, one row per processor. Where the guests' time
 (%EMU) and CP's (%CPU − %EMU) go, interval by interval. When the data names

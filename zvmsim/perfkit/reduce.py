@@ -43,6 +43,7 @@ from ..monitor.records import (
     MRSYTCUP,
     MRSYTEPM,
     MRSYTLCK,
+    MRSYTPRP,
     MRSYTRSG,
     MRSYTSXG,
     MRSYTSYG,
@@ -175,6 +176,7 @@ def _empty_set() -> dict:
         "sxs": None,
         "storage63": None,
         "mdc": None,
+        "prp": {},  # MRSYTPRP by processor address (hex, as MRPRCPRP keys it)
         **{g: {} for g in _GROUPS},
     }
 
@@ -200,6 +202,24 @@ def _delta(new: Record, old: Record | None, where: str) -> Counters:
         out[name] = value - before
     for name in gauges:
         out[name] = getattr(new, name)
+    return out
+
+
+def _cpu_times(
+    cpu: Counters | None, new: MRSYTPRP, old: MRSYTPRP | None, seconds: float
+) -> Counters:
+    """A processor's times from CP's own record, MRSYTPRP (D0 R2, IBM's fields).
+
+    Busy is user plus system time (PFXUTIME + PFXTMSYS), emulation time is
+    PFXPRBTM, CP's own time is PFXTMSYS. What no IBM field of D0 R2 carries
+    (the processor's elapsed and PR/SM-suspended time) comes from MRPRCPRP
+    when the data has one, else elapsed is the interval and suspension zero.
+    """
+    d = _delta(new, old, f"processor {new.cpu:02X}")
+    out: Counters = dict(cpu) if cpu else {"elapsed_us": round(seconds * 1e6), "susp_us": 0}
+    out["busy_us"] = d["utime_us"] + d["tmsys_us"]
+    out["virtual_us"] = d["prbtm_us"]
+    out["system_us"] = d["tmsys_us"]
     return out
 
 
@@ -262,6 +282,8 @@ def reduce(data: MonitorData) -> RunData:
         elif kind is MRSYTXSG:
             current["mdc"] = rec
             mdc_level, mdc_home = rec.level, rec.home
+        elif kind is MRSYTPRP:
+            current["prp"][f"{rec.cpu:02X}"] = rec
         elif kind in _SAMPLED:
             current[_SAMPLED[kind]][getattr(rec, kind.KEY)] = rec
             if kind is MRSTOASI:
@@ -299,6 +321,8 @@ def reduce(data: MonitorData) -> RunData:
         for group in _GROUPS:
             for key, rec in new[group].items():
                 getattr(iv, group)[key] = _delta(rec, old[group].get(key), key)
+        for key, rec in new["prp"].items():
+            iv.cpus[key] = _cpu_times(iv.cpus.get(key), rec, old["prp"].get(key), iv.seconds)
         intervals.append(iv)
     return RunData(
         system,

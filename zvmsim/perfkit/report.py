@@ -53,14 +53,20 @@ class ReportSpec:
     own: str = ""  # why zvmsim has this report, where Performance Toolkit has none
     data_only: tuple[tuple[str, str], ...] = ()  # (key, meaning) in the data, not printed
 
-    def make(self, run: RunData, *, user: str | None = None, interval: int | None = None) -> Report:
-        """Build the report over the whole run, or over one interval (INTERIM)."""
+    def frame(
+        self, run: RunData, *, user: str | None = None, interval: int | None = None
+    ) -> pd.DataFrame:
+        """The report's frame alone (what :meth:`make` builds before the text)."""
         check_domains(self.fcx, run)
         intervals = run.intervals if interval is None else [run.intervals[interval]]
         if self.by_time:
-            frame = self.build(run, intervals, user)
-        else:
-            frame = self.build(run, [merge(intervals)], user)
+            return self.build(run, intervals, user)
+        return self.build(run, [merge(intervals)], user)
+
+    def make(self, run: RunData, *, user: str | None = None, interval: int | None = None) -> Report:
+        """Build the report over the whole run, or over one interval (INTERIM)."""
+        frame = self.frame(run, user=user, interval=interval)
+        intervals = run.intervals if interval is None else [run.intervals[interval]]
         name = self.name if interval is None or self.by_time else f"INTERIM {self.name}"
         if user and self.by_time and self.per_user:
             name = f"{name} {user}"

@@ -30,9 +30,11 @@ def _names(mask: int) -> str:
 def build_monset(run: RunData, intervals: list[Interval], user: str | None) -> pd.DataFrame:
     """FCX149: one row with the monitor profile in force."""
     profile = run.profile
+    # zero: unknown (a real system's D1 R9, whose interval and rate zvmsim reads
+    # only from its own APPLDATA; see docs/monwrite-format.md): dots
     row = {
-        "sample_interval_s": profile.interval_ms / 1000.0,
-        "hfs_interval_s": profile.hf_rate_cs / 100.0,
+        "sample_interval_s": profile.interval_ms / 1000.0 or float("nan"),
+        "hfs_interval_s": profile.hf_rate_cs / 100.0 or float("nan"),
         "sample_domains": _names(profile.sample_domains),
         "event_domains": _names(run.events.event_domains) if run.events else "",
     }

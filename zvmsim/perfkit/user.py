@@ -3,15 +3,19 @@
 USER takes CPU times and virtual I/O counts from the user activity records.
 Where Perfkit ends a USER row with the user's status (``XC, CL3,DIS``),
 zvmsim shows the user's working set and resident pages instead.
-USTAT divides each user's high-frequency state samples by the number of
-samples: a share of *observations*, not of time, exactly as on z/VM — an
-interval with no sample at all shows dots. %ACT is not the complement of
-%DM: it is the share of samples that found the user *active*, working or
-having used the processor since the sample before, so a server idling in the
-dispatch list between rare bits of work is in queue (%TIW) but seldom active.
-The ``>System<`` row is the average per user, not a total. USTATLOG gives
-the same shares per monitor interval, with a ``>>Mean>>`` row first, for
-each user (or the one chosen).
+USTAT shares are of *observations*, not of time, exactly as on z/VM. %ACT
+is the share of a user's high-frequency samples that found it *active*:
+working, or having used the processor since the sample before, so a server
+idling in the dispatch list between rare bits of work is in queue (%TIW) but
+seldom active. Every other column is a share of the *active* samples (a
+user never active shows dots): a CMS server found dormant just after a bit
+of work is active and dormant at once (PERFSVM's %ACT 13 with %DM 60 in
+seed 000). The ``>System<`` row is the average per user, not a total, of
+%ACT over all users and of the other shares with %ACT as the weight: seed
+000's ``>System<`` row (22 users, %ACT 22, %RUN 21, %CPU 4, %TIW 71, %DM 2,
+%IOA 1) is its users' rows so averaged. USTATLOG gives the same shares per
+monitor interval, with a ``>>Mean>>`` row first, for each user (or the one
+chosen).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ __all__ = [
     "FCX114",
     "FCX164",
     "SYSTEM_ROW",
+    "all_sample_share",
     "by_time_per_user",
     "user_matches",
     "users_in",
@@ -118,22 +123,50 @@ def build_user(run: RunData, intervals: list[Interval], user: str | None) -> pd.
 
 
 def ustat_shares(c: dict) -> dict:
-    """%ACT and the share of samples in each state; dots if nothing was sampled.
+    """%ACT, and the share of the active samples in each state (dots if none).
 
     %ACT is not the complement of %DM: a sample finds the user *active* when it
     used processor time since the sample before or is in a working state
     (running, CPU, page, I/O or simulation wait). A server idling in the
     dispatch list between rare bits of work is in queue (%TIW) but seldom
     active, as the seed's TCPIP (in test idle in 99% of the samples, active in
-    4%) shows. Records without the count (older files) fall back to 100 - %DM.
+    4%) shows. The states are shares of the samples whose state was filed:
+    the active ones (files written before zvmsim filed the active samples only
+    filed every sample, and keep their shares of all samples). Records without
+    the active count (older files still) give %ACT as 100 - %DM.
     """
     n = c["hf_samples"]
-    pct = {f"pct_{s}": (100.0 * c[f"hf_{s}"] / n if n else float("nan")) for s in STATES}
+    filed = sum(c[f"hf_{s}"] for s in STATES)
+    pct = {f"pct_{s}": (100.0 * c[f"hf_{s}"] / filed if filed else float("nan")) for s in STATES}
     if "hf_act" in c:
         act = 100.0 * c["hf_act"] / n if n else float("nan")
     else:
         act = 100.0 - pct["pct_dm"]
     return {"pct_act": act, **pct}
+
+
+def ustat_system_row(frame: pd.DataFrame) -> pd.DataFrame:
+    """USTAT's ``>System<`` row: %ACT averaged over all users, the states with
+    %ACT as the weight (the share of all users' active samples in each state)."""
+    if frame.empty:
+        return frame
+    users = frame.iloc[1:]
+    act = pd.to_numeric(users["pct_act"], errors="coerce").fillna(0.0)
+    weight = act.sum()
+    row = frame.index[0]
+    for s in STATES:
+        col = f"pct_{s}"
+        shares = pd.to_numeric(users[col], errors="coerce").fillna(0.0)
+        frame.at[row, col] = float((shares * act).sum() / weight) if weight else float("nan")
+    return frame
+
+
+def all_sample_share(frame: pd.DataFrame, column: str) -> pd.Series:
+    """A USTAT state column as a share of *all* each user's samples: its share of
+    the active ones times %ACT (a user never active: 0). A user seen active in two
+    samples, one of them waiting for a CPU, shows %CPU 50 but waited in 1% of them."""
+    share = pd.to_numeric(frame[column], errors="coerce").fillna(0.0)
+    return share * pd.to_numeric(frame["pct_act"], errors="coerce").fillna(0.0) / 100.0
 
 
 def queue_shares(c: dict) -> dict:
@@ -156,7 +189,9 @@ def build_ustat(run: RunData, intervals: list[Interval], user: str | None) -> pd
         rows.append(
             {"userid": uid, "samples": c["hf_samples"], **ustat_shares(c), **queue_shares(c)}
         )
-    return with_system_row(rows, "userid", user)
+    frame = ustat_system_row(with_system_row(rows, "userid"))
+    keep = [i == 0 or user_matches(u, user) for i, u in enumerate(frame["userid"])]
+    return frame[keep].reset_index(drop=True)
 
 
 def by_time_per_user(

@@ -2,8 +2,8 @@
 
 Performance Toolkit spreads this over several screens; here it is one
 by-time table from the D5 R11 record (master processor, master-only PLDV,
-VMCF counts) and the processors' D5 R3 records: VMCF functions and SMSG
-commands per second, processor time per message function (all processors'
+VMCF counts) and the processors' D0 R2 and D5 R3 records: VMCF functions
+and SMSG commands per second, processor time per message function (all processors'
 busy time over VMCF functions plus SMSGs: the utilization law read
 backwards), the master's busy beside the alternates' mean, the users
 waiting in the master-only PLDV and in the other dispatch vectors (high-

@@ -199,6 +199,9 @@ class Record:
     IBM: ClassVar[str | None] = None
     IBM_LENGTH: ClassVar[int] = 0
     IBM_URL: ClassVar[str] = ""
+    # the field that is IBM's APLSDT_USERID (the virtual machine that handed CP
+    # the data) when the record is APPLDATA a guest provides; None: ``ZVMSIM``
+    APPL_USER_FIELD: ClassVar[str | None] = None
 
     tod: int
 
@@ -217,7 +220,7 @@ class Record:
                 where = f.metadata.get("ibm")
                 if where is not None and cls.IBM:
                     ibm_fields.append((index, f.name, where))
-                else:
+                elif f.name != cls.APPL_USER_FIELD:
                     extra.append((f.name, length))
                     fmt += f"{length}s" if length else "q"
             got = _Layout(tuple(ibm_fields), tuple(extra), struct.Struct(fmt), tuple(spec))
@@ -247,7 +250,8 @@ class Record:
         lay = self.layout()
         tod = self.tod.to_bytes(8, "big")
         if not self.IBM:
-            return [_appl(type(self).__name__, tod, self._extra_bytes([]))]
+            user = getattr(self, self.APPL_USER_FIELD) if self.APPL_USER_FIELD else APPL_USER
+            return [_appl(type(self).__name__, tod, self._extra_bytes([]), user)]
         body = bytearray(self.IBM_LENGTH)
         HEADER.pack_into(body, 0, self.IBM_LENGTH, 0, self.DOMAIN, self.NUMBER, tod)
         exact: list[tuple[int, Any]] = []
@@ -298,8 +302,13 @@ class Record:
         return cls(tod=tod, **kwargs)  # type: ignore[call-arg]
 
     @classmethod
-    def from_appldata(cls, tod: int, data: bytes) -> tuple[dict[str, Any], Record | None]:
-        """Our APPLDATA's values; the whole record when the class is ours alone."""
+    def from_appldata(
+        cls, tod: int, data: bytes, user: str = APPL_USER
+    ) -> tuple[dict[str, Any], Record | None]:
+        """Our APPLDATA's values; the whole record when the class is ours alone.
+
+        *user* is the record's APLSDT_USERID (see ``APPL_USER_FIELD``).
+        """
         lay = cls.layout()
         size = lay.extra_struct.size
         if len(data) < size + 1:
@@ -325,17 +334,19 @@ class Record:
                 at_ += 9
         if at_ != len(data):
             raise ZvmsimError(f"APPLDATA of {cls.__name__} has the wrong length")
+        if cls.APPL_USER_FIELD:
+            values[cls.APPL_USER_FIELD] = user
         if cls.IBM:
             return values, None
         return values, cls(tod=tod, **values)  # type: ignore[call-arg]
 
 
-def _appl(name: str, tod: bytes, data: bytes) -> bytes:
+def _appl(name: str, tod: bytes, data: bytes, user: str = APPL_USER) -> bytes:
     size = APPL_DATA_AT + len(data)
     head = HEADER.pack(size, 0, APPL_DOMAIN, APPL_NUMBER, tod)
     product = f"{PRODUCT:<8}{name:<8}".encode(EBCDIC)
-    return head + APPLDATA.pack(APPL_DATA_AT, len(data), APPL_USER.ljust(8).encode(EBCDIC),
-                                product, 0) + data  # fmt: skip
+    userid = str(user).ljust(8)[:8].encode(EBCDIC)
+    return head + APPLDATA.pack(APPL_DATA_AT, len(data), userid, product, 0) + data
 
 
 @dataclass(frozen=True)
@@ -387,12 +398,12 @@ def decode_item(domain: int, number: int, tod: int, body: bytes) -> Item:
     if (domain, number) == (APPL_DOMAIN, APPL_NUMBER):
         if len(body) < APPLDATA.size:
             raise ZvmsimError("APPLDATA record too short")
-        where, length, _user, product, _status = APPLDATA.unpack_from(body)
+        where, length, user, product, _status = APPLDATA.unpack_from(body)
         name = product.decode(EBCDIC)
         cls = _BY_NAME.get(name[8:].rstrip()) if name[:8].rstrip() == PRODUCT else None
         if cls is None or where != APPL_DATA_AT or length != len(body) - APPLDATA.size:
             raise ZvmsimError(f"APPLDATA from {name.strip()!r} is not zvmsim's")
-        values, whole = cls.from_appldata(tod, body[APPLDATA.size :])
+        values, whole = cls.from_appldata(tod, body[APPLDATA.size :], user.decode(EBCDIC).rstrip())
         return Item(domain, tod, whole if whole is not None else Extension(cls, tod, values))
     cls = _WIRE.get((domain, number))
     if cls is None:

@@ -6,21 +6,48 @@ Layouts and their sources: ``docs/monwrite-format.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from .base import Record, char
+from .base import IbmField, Record, char
 
 __all__ = ["MRPRCMST", "MRPRCPRP"]
 
 
+@dataclass(frozen=True)
+class CpuAddress(IbmField):
+    """A processor address we keep as two hex digits (``0A``), as IBM's unsigned halfword."""
+
+    def pack(self, value: Any) -> bytes:
+        try:
+            return int(str(value), 16).to_bytes(2, "big")
+        except (ValueError, OverflowError):  # not a number: our APPLDATA carries it
+            return bytes(2)
+
+    def unpack(self, raw: bytes) -> Any:
+        return f"{int.from_bytes(raw, 'big'):02X}"
+
+    def exact(self, value: Any, raw: bytes) -> bool:
+        return self.unpack(raw) == value
+
+
 @dataclass(frozen=True, slots=True)
 class MRPRCPRP(Record):
-    """D5 R3 — one logical processor: busy, emulation and system time (us)."""
+    """D5 R3 — one logical processor: busy, emulation and system time (us).
+
+    IBM's record (z/VM 5.3, 384 bytes) keeps the processor address
+    (PRCPRP_PFXCPUAD) and dispatcher counts but no processor times: CP keeps
+    those in D0 R2 (MRSYTPRP). Our times, the PU type and PR/SM's suspension
+    travel in our APPLDATA.
+    """
 
     DOMAIN = 5
     NUMBER = 3
     KEY = "cpu"
+    IBM = "MRPRCPRP"
+    IBM_LENGTH = 384
+    IBM_URL = "https://www.ibm.com/support/pages/zvm/pubs/mon730/mrprcprp.html"
     tod: int
-    cpu: str = char(4)
+    cpu: str = char(4, ibm=CpuAddress("PRCPRP_PFXCPUAD", 20, 2, "cpuad"))
     pu_type: str = char(4)
     elapsed_us: int = 0
     busy_us: int = 0

@@ -24,10 +24,20 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class MRSYTSYG(Record):
-    """D0 R19 — system-wide data, with high-frequency list counts."""
+    """D0 R19 — system-wide data, with high-frequency list counts.
+
+    Written in IBM's layout (z/VM 5.3, 112 bytes): IBM's D0 R19 carries
+    user-exit, CPU-capability and STSI counts zvmsim does not simulate, all
+    zero. None of our fields has an IBM place (IBM's dispatch-list counts
+    are D0 R10's, a value at sample time, not sums over high-frequency
+    samples), so every field travels in our APPLDATA extension.
+    """
 
     DOMAIN = 0
     NUMBER = 19
+    IBM = "MRSYTSYG"
+    IBM_LENGTH = 112
+    IBM_URL = "https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytsyg.html"
     tod: int
     logged: int = gauge()
     hf_samples: int = 0
@@ -85,10 +95,19 @@ class MRSYTCUP(Record):
 
 @dataclass(frozen=True, slots=True)
 class MRSYTRSG(Record):
-    """D0 R3 — real and expanded storage, demand scan and available list (global)."""
+    """D0 R3 — real and expanded storage, demand scan and available list (global).
+
+    Written in IBM's layout (z/VM 5.3, 492 bytes), IBM's fields zero: the
+    field descriptions of IBM's D0 R3 were not available to us, so none of
+    our fields is placed in one by its name alone; all travel in our
+    APPLDATA extension.
+    """
 
     DOMAIN = 0
     NUMBER = 3
+    IBM = "MRSYTRSG"
+    IBM_LENGTH = 492
+    IBM_URL = "https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytrsg.html"
     tod: int
     frames: int = gauge()
     available: int = gauge()
@@ -196,15 +215,23 @@ class MRSYTLCK(Record):
 class MRSYTXSG(Record):
     """D0 R14 — the minidisk cache: its size, lookups, inserts and invalidations.
 
-    CP's MDC record (its layout is ours): what MDC caches (``TRACK`` or
-    ``RECORD``), the 4 KB pages it holds now and may hold, the pages in one
-    cached unit; read requests looked up and those wholly served from the
-    cache (avoided I/O), units inserted, write requests, and invalidations:
-    the requests, the units they looked up and the cached units they freed.
+    CP's MDC record: what MDC caches (``TRACK`` or ``RECORD``), the 4 KB
+    pages it holds now and may hold, the pages in one cached unit; read
+    requests looked up and those wholly served from the cache (avoided
+    I/O), units inserted, write requests, and invalidations: the requests,
+    the units they looked up and the cached units they freed.
+
+    Written in IBM's layout (z/VM 5.3, 188 bytes), IBM's fields zero: the
+    descriptions of IBM's MDC counters (``SYTXSG_HCPMDC...``) were not
+    available to us, so none of our fields is placed in one by its name
+    alone; all travel in our APPLDATA extension.
     """
 
     DOMAIN = 0
     NUMBER = 14
+    IBM = "MRSYTXSG"
+    IBM_LENGTH = 188
+    IBM_URL = "https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytxsg.html"
     tod: int
     level: str = char(6)
     size_pages: int = gauge()

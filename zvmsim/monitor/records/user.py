@@ -49,7 +49,8 @@ class MRUSEACT(Record):
     cls_e1: int = 0  # ... and waiting in the eligible list as E1 ... E3
     cls_e2: int = 0
     cls_e3: int = 0
-    hf_samples: int = 0
+    hf_samples: int = 0  # HF samples taken of the user; its states (hf_run ...
+    # hf_oth) are filed for the samples that found it active only (hf_act)
     hf_run: int = 0
     hf_cpu: int = 0
     hf_ldg: int = 0
