@@ -64,6 +64,8 @@ class DemandScan62:
         for s in guests:  # each guest's list looked up once
             lists[s.listed].append(s)
         got = 0
+        for space in dispatch:  # page reorder: periodic for each user in queue (SET REORDER)
+            storage.reorder_due(space)
 
         def visit(
             pass_no: int,
@@ -76,11 +78,8 @@ class DemandScan62:
             for space in visited:
                 if got >= need:
                     return
-                if pass_no == 0:  # pass 1's look: a new projection, or a due reorder
-                    if space.table is not None:
-                        storage.visit(space)
-                    elif space.kind == "guest":
-                        storage.reorder_due(space)
+                if pass_no == 0 and space.table is not None:
+                    storage.visit(space)
                 room = min(need - got, allowance(space))
                 taken = storage.steal(space, room, honour_ref, reset_bits)
                 storage.taken_by_pass[pass_no] += taken
