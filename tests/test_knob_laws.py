@@ -60,9 +60,17 @@ BROKEN: dict[str, str] = {
         "then: 0 reorders in 60 s with 1 of them, 3-5 in all with 2 or 3 (7-32 today), so "
         "REORDMON's LXBIG rows go blank (guest_gb law, avg_ms rows); and memory63's "
         "VIRSTOR guests take the same path: 6.2's reorders 274 -> 120 in its run, T/V 1.61 "
-        "-> 1.25 (target 1.51), so reorder_cpu_s must be refit there. Suggested: (b), with "
-        "the large guests given a page-cache habit (a hot set below 8 GB, the rest touched "
-        "now and then) so the scan takes from them, then refit reorder_cpu_s"
+        "-> 1.25 (target 1.51), so reorder_cpu_s must be refit there. Tried next (fid-"
+        "reorder): the refit runs to its lower bound (0.651 -> 0.071 s) and 6.2 T/V stays "
+        "1.25-1.30 (%SYS 12-15 against 31.4): the VIRSTOR guests, like the large ones, are "
+        "reached too seldom (scans every ~5 s meet their 1,500 frames at the first guests "
+        "of the rotation). Large guests given a page-cache habit on top of (b): a 4 GB hot "
+        "set makes them page and breaks the release law (6.3 162-179 ms against 6.1's "
+        "64-84), a 6 GB one gives no reorders, a 3 GB one thrashes. With set_reorder=off "
+        "the small guests answer in 4.2-5.0 ms at 1-3 large guests, so the break is the "
+        "reorder stops alone. Suspected next: several due guests reordered at one scan hold "
+        "every IFL (about 1 s a 8 GB guest) and stall the others' ticks; what triggers a "
+        "reorder, or what concurrent reorders cost, is where to look"
     ),
 }
 
