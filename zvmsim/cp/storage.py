@@ -827,7 +827,19 @@ class Storage:
             user.pending_cp_s = pend
             if lock is not None:
                 lock.requests, lock.held_s, lock.free_at = requests, held, free_at
-            if call == 1:
+            if call in (1, 2) and lock is not None and available - 1 >= low:
+                # take_frames with no scan due, the lock not yet taken at this instant
+                if not self.quiet:
+                    lock.take(now, hold)
+                self.available = available - 1
+                if call == 2:  # the rest of xstore_in_counted(user, space, 1)
+                    space.xstor -= 1
+                    space.x_to_ms += 1
+                    self.xstore_used -= 1
+                    user.pending_cp_s += pgin_s
+                space.resident += 1
+                space.referenced += 1
+            elif call == 1:
                 self.first_touch_counted(space, 1)
             elif call == 2:
                 self.xstore_in_counted(user, space, 1)
