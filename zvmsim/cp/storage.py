@@ -775,13 +775,14 @@ class Storage:
                 inline = not self.quiet and lock._last == now
                 requests, held, free_at = lock.requests, lock.held_s, lock.free_at
             call = 0  # why the stretch ended: 1 first touch, 2 XSTORE, 3 DASD
+            cold = resident - (wss if wss < resident else resident)  # outside the hot set
+            total = untouched + cold + xstor + dasd
             while done < left:
                 done += 1
                 busy += per_touch
                 if draw is not None:
                     draw()  # whether the touch writes
-                cold = resident - (wss if wss < resident else resident)  # outside the hot set
-                pick = random() * (untouched + cold + xstor + dasd)
+                pick = random() * total
                 if pick < untouched:
                     if not inline or available - 1 < low:
                         call = 1
@@ -816,6 +817,8 @@ class Storage:
                     free_at = (free_at if free_at > now else now) + hold
                 resident += 1
                 referenced += 1
+                cold = resident - (wss if wss < resident else resident)
+                total = untouched + cold + xstor + dasd
                 if busy >= slice_s:
                     break
             # write the stretch's counters back
