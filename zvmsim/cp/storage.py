@@ -744,42 +744,112 @@ class Storage:
         ``run.rnd``; with no ``run.rnd`` it only reads. Before z/VM 6.3 the
         draw changes nothing (:meth:`touch_cold`), but it is made all the same.
         :meth:`touch_cold` and :meth:`_touch_one` are inline here: the same
-        draws, in the same order. Returns (touches done, busy, the step or None).
+        draws, in the same order. So are :meth:`first_touch_counted`,
+        :meth:`xstore_in_counted` and :meth:`take_frames` when no scan is due
+        and the available-list lock is held by this guest's step already
+        (:meth:`FrameLock.take`'s same-instant case): the space's, the user's,
+        the storage's and the lock's counters are kept in locals meanwhile and
+        written back, the same sums in the same order, before anything else
+        looks at them. Returns (touches done, busy, the step or None).
         """
         grnd, _, per_touch, slice_s = run
-        rnd = self.rnd
+        random = self.rnd.random
+        draw = None if grnd is None else grnd.random
+        lock = self.lock
+        now = self.env.now
+        low = self.low
+        pgin_s = self._pgin_s * 1  # xstore_in_counted's charge for one page
+        hold = 0.0 if lock is None else lock.hold_s + 0.0  # take_frames's, with no scan
         done = 0
-        counted = False  # the space's counts below are current
-        while done < left:
-            done += 1
-            busy += per_touch
-            if grnd is not None:
-                grnd.random()  # whether the touch writes
-            if not counted:  # (a touch of a resident cold page changes none of them)
-                resident, wss = space.resident, space.wss
-                cold = resident - (wss if wss < resident else resident)  # outside the hot set
-                untouched = space.untouched
-                total = untouched + cold + space.xstor + space.dasd
-                counted = True
-            pick = rnd.random() * total
-            step = None
-            if pick < untouched:
-                self.first_touch_counted(space, 1)
-                counted = False
-            else:
-                pick -= untouched
-                if pick < cold:
-                    if rnd.random() * resident >= space.referenced:
-                        space.referenced += 1
+        step = None
+        while True:  # a stretch with the counters in locals
+            resident, referenced = space.resident, space.referenced
+            xstor, dasd, wss = space.xstor, space.dasd, space.wss
+            untouched = space.pages - resident - xstor - dasd - space.moving
+            available = self.available
+            x_in = 0  # pages brought back from XSTORE in this stretch
+            pend = user.pending_cp_s
+            if lock is None:
+                inline = True
+            else:  # take_frames would take the lock at once, with no spin
+                inline = not self.quiet and lock._last == now
+                requests, held, free_at = lock.requests, lock.held_s, lock.free_at
+            call = 0  # why the stretch ended: 1 first touch, 2 XSTORE, 3 DASD
+            cold = resident - (wss if wss < resident else resident)  # outside the hot set
+            total = untouched + cold + xstor + dasd
+            while done < left:
+                done += 1
+                busy += per_touch
+                if draw is not None:
+                    draw()  # whether the touch writes
+                pick = random() * total
+                if pick < untouched:
+                    if not inline or available - 1 < low:
+                        call = 1
+                        break
+                    available -= 1  # first_touch_counted(space, 1)
+                    untouched -= 1
+                elif pick - untouched < cold:
+                    if random() * resident >= referenced:
+                        referenced += 1
+                    if busy >= slice_s:
+                        break
+                    continue
+                elif pick - untouched - cold < xstor:
+                    if not inline or available - 1 < low:
+                        call = 2
+                        break
+                    available -= 1  # xstore_in_counted(user, space, 1)
+                    xstor -= 1
+                    x_in += 1
+                    pend += pgin_s
                 else:
-                    counted = False
-                    if pick - cold < space.xstor:
-                        self.xstore_in_counted(user, space, 1)
-                    elif space.dasd:
-                        step = self.read_counted(user, space)
-            if step is not None or busy >= slice_s:
+                    if dasd:
+                        call = 3
+                        break
+                    if busy >= slice_s:
+                        break
+                    continue
+                # a frame taken inline: the lock, as take_frames takes it
+                if lock is not None:
+                    requests += 1
+                    held += hold
+                    free_at = (free_at if free_at > now else now) + hold
+                resident += 1
+                referenced += 1
+                cold = resident - (wss if wss < resident else resident)
+                total = untouched + cold + xstor + dasd
+                if busy >= slice_s:
+                    break
+            # write the stretch's counters back
+            space.resident, space.referenced, space.xstor = resident, referenced, xstor
+            if x_in:
+                space.x_to_ms += x_in
+                self.xstore_used -= x_in
+            self.available = available
+            user.pending_cp_s = pend
+            if lock is not None:
+                lock.requests, lock.held_s, lock.free_at = requests, held, free_at
+            if call in (1, 2) and lock is not None and available - 1 >= low:
+                # take_frames with no scan due, the lock not yet taken at this instant
+                if not self.quiet:
+                    lock.take(now, hold)
+                self.available = available - 1
+                if call == 2:  # the rest of xstore_in_counted(user, space, 1)
+                    space.xstor -= 1
+                    space.x_to_ms += 1
+                    self.xstore_used -= 1
+                    user.pending_cp_s += pgin_s
+                space.resident += 1
+                space.referenced += 1
+            elif call == 1:
+                self.first_touch_counted(space, 1)
+            elif call == 2:
+                self.xstore_in_counted(user, space, 1)
+            elif call == 3:
+                step = self.read_counted(user, space)
+            if call == 0 or step is not None or busy >= slice_s:
                 return done, busy, step
-        return done, busy, None
 
     def history_clean(self, space: Space, n: int) -> None:
         """*n* resident pages were paged out and in long ago, unchanged since. Before
