@@ -37,10 +37,22 @@ def timer_pops(env: simpy.Environment, processors: Processors, hz: float) -> Gen
     A process that starts the pops and then waits for good: each pop is a
     timeout whose callback wakes a processor and schedules the next pop (the
     same events, in the same order, as a loop of timeouts, without resuming a
-    generator at each one).
+    generator at each one). On a :class:`~zvmsim.clock.Clock` each pop is
+    instead the clock's tick, run in the place that timeout would have had.
     """
     gap = 1.0 / hz
-    wake, queue, eid = processors.wake, env._queue, env._eid
+    wake = processors.wake
+    tick = getattr(env, "tick", None)
+    if tick is not None:  # a Clock: each pop is its tick, in the same place, no event
+
+        def tick_pop() -> None:
+            wake(0.0)
+            tick(gap, tick_pop)
+
+        tick(gap, tick_pop)  # the first pop, a gap from now
+        yield env.event()  # never triggered: the pops go on by themselves
+        return
+    queue, eid = env._queue, env._eid
 
     def pop(_event: simpy.Event | None) -> None:
         if _event is not None:
