@@ -44,10 +44,18 @@ def timer_pops(env: simpy.Environment, processors: Processors, hz: float) -> Gen
     wake = processors.wake
     tick = getattr(env, "tick", None)
     if tick is not None:  # a Clock: each pop is its tick, in the same place, no event
+        ready, master_q, free_at = processors._ready, processors._master_q, processors.free_at
+        eid = env._eid
 
         def tick_pop() -> None:
-            wake(0.0)
-            tick(gap, tick_pop)
+            now = env._now
+            # wake's own first tests, inline: most pops find no processor waiting
+            if processors.redispatch_s and not ready and not master_q:
+                if min(free_at) < now - 1e-9:
+                    wake(0.0)
+            env._tick_at = now + gap  # tick(gap, tick_pop), inline
+            env._tick_eid = next(eid)
+            env._tick_fn = tick_pop
 
         tick(gap, tick_pop)  # the first pop, a gap from now
         yield env.event()  # never triggered: the pops go on by themselves
