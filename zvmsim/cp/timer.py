@@ -9,7 +9,9 @@ modelled (:meth:`~zvmsim.cp.dispatch.Processors.set_redispatch`) the
 processor is suspended until PR/SM dispatches it again (FCX126 %Susp), and
 PR/SM counts one more dispatch. The guests' timers are not in step, so
 together they make one stream of pops at the sum of their rates, evenly
-spaced: one event per pop, only where the redispatch is modelled.
+spaced: one pop at a time, only where the redispatch is modelled (on a
+:class:`~zvmsim.clock.Clock` each pop is its tick, in the place an event
+would have had, and one that finds no processor waiting costs a comparison).
 """
 
 from __future__ import annotations
