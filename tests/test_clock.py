@@ -78,6 +78,46 @@ def test_clock_runs_until_an_event() -> None:
     assert env.now == 3
 
 
+def _ticks_trace(env: simpy.Environment) -> list[tuple]:
+    """A tick every 0.25 s beside processes whose timeouts often land on the same
+    moments (ties): on a Clock through :meth:`Clock.tick`, else a chain of timeouts."""
+    rnd = random.Random(11)
+    seen: list[tuple] = []
+    pending: list[simpy.Event] = []  # SimPy's: the timeout of the tick still to come
+
+    def tick() -> None:
+        if isinstance(env, Clock):
+            env.tick(0.25, ticked)
+        else:  # a new tick replaces the pending one
+            if pending and pending[-1].callbacks is not None:
+                pending[-1].callbacks.clear()
+            pending.append(env.timeout(0.25))
+            pending[-1].callbacks.append(lambda _event: ticked())
+
+    def ticked() -> None:
+        seen.append((env.now, "tick"))
+        tick()
+
+    def worker(name: int):
+        for step in range(40):
+            yield env.timeout(rnd.choice([0, 0.25, 0.5, 0.125]))
+            seen.append((env.now, name, step))
+            if step % 7 == 0:  # a tick set from inside an event: the old one is replaced
+                ticked()
+
+    for name in range(3):
+        env.process(worker(name))
+    tick()
+    env.run(until=2.0)  # a tick due at 2.0 comes after the stop
+    seen.append((env.now, "paused"))
+    env.run(until=4.0)
+    return seen
+
+
+def test_a_tick_runs_in_its_timeouts_place() -> None:
+    assert _ticks_trace(Clock()) == _ticks_trace(simpy.Environment())
+
+
 def _wakes_trace(env: simpy.Environment) -> list[tuple]:
     """Guests' bursts on two processors with PR/SM's redispatch and timer pops: every
     burst's start and end, and the processors' counters at the end."""

@@ -6,12 +6,17 @@ and with SimPy's semantics, but with less work per event: :meth:`Clock.run`
 steps through the schedule in one loop instead of a method call per event,
 and :meth:`Clock.timeout` and :meth:`Clock.process` build their events
 without the generic constructor path; a process resumes with fewer lookups.
+:meth:`Clock.tick` keeps one recurring callback (the guests' timer pops) off
+the schedule: it is numbered as an event scheduled then would be and runs
+in that event's place, without an event object or a heap entry.
 Nothing in a run's outcome depends on which of the two is used.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from heapq import heappop, heappush
+from math import inf
 from typing import Any
 
 import simpy
@@ -78,6 +83,10 @@ class Clock(simpy.Environment):
         super().__init__(initial_time)
         # the schedule entry (time, priority, id, event) being processed, or last processed
         self._current: tuple[Any, ...] = (initial_time, URGENT - 1, -1, None)
+        # the tick (see tick): its time, event id and callback; none while _tick_at is inf
+        self._tick_at = inf
+        self._tick_eid = -1
+        self._tick_fn: Callable[[], None] | None = None
         for name in _BOUND:  # SimPy binds only its own class's, not a subclass's
             setattr(self, name, getattr(self, name))
 
@@ -93,6 +102,18 @@ class Clock(simpy.Environment):
         event._ok = True
         heappush(self._queue, (self._now + delay, NORMAL, next(self._eid), event))
         return event
+
+    def tick(self, delay: float, fn: Callable[[], None]) -> None:
+        """Call *fn* *delay* seconds from now, where ``env.timeout(delay)`` made now
+        would be processed (its time, priority and event id), without the event.
+
+        One tick is pending at a time (a new one replaces it); *fn* may set the next.
+        """
+        if delay < 0:
+            raise ValueError(f"Negative delay {delay}")
+        self._tick_at = self._now + delay
+        self._tick_eid = next(self._eid)
+        self._tick_fn = fn
 
     def process(self, generator: Any) -> Process:  # type: ignore[override]
         """A process running *generator* from now on (as ``simpy.Process``)."""
@@ -131,6 +152,23 @@ class Clock(simpy.Environment):
         queue = self._queue
         try:
             while True:
+                tick_at = self._tick_at  # inf while no tick is pending
+                if queue:
+                    head = queue[0]
+                    first = (
+                        tick_at <= head[0]
+                        and tick_at != inf
+                        and (tick_at, NORMAL, self._tick_eid) < head
+                    )
+                else:
+                    first = tick_at != inf
+                if first:  # the tick comes first: it runs in its event's place
+                    fn = self._tick_fn
+                    self._tick_at, self._tick_fn = inf, None
+                    self._now = tick_at
+                    self._current = (tick_at, NORMAL, self._tick_eid, None)
+                    fn()  # type: ignore[misc]
+                    continue
                 try:
                     self._now, _, _, event = self._current = heappop(queue)
                 except IndexError:

@@ -9,7 +9,9 @@ modelled (:meth:`~zvmsim.cp.dispatch.Processors.set_redispatch`) the
 processor is suspended until PR/SM dispatches it again (FCX126 %Susp), and
 PR/SM counts one more dispatch. The guests' timers are not in step, so
 together they make one stream of pops at the sum of their rates, evenly
-spaced: one event per pop, only where the redispatch is modelled.
+spaced: one pop at a time, only where the redispatch is modelled (on a
+:class:`~zvmsim.clock.Clock` each pop is its tick, in the place an event
+would have had, and one that finds no processor waiting costs a comparison).
 """
 
 from __future__ import annotations
@@ -37,10 +39,30 @@ def timer_pops(env: simpy.Environment, processors: Processors, hz: float) -> Gen
     A process that starts the pops and then waits for good: each pop is a
     timeout whose callback wakes a processor and schedules the next pop (the
     same events, in the same order, as a loop of timeouts, without resuming a
-    generator at each one).
+    generator at each one). On a :class:`~zvmsim.clock.Clock` each pop is
+    instead the clock's tick, run in the place that timeout would have had.
     """
     gap = 1.0 / hz
-    wake, queue, eid = processors.wake, env._queue, env._eid
+    wake = processors.wake
+    tick = getattr(env, "tick", None)
+    if tick is not None:  # a Clock: each pop is its tick, in the same place, no event
+        ready, master_q, free_at = processors._ready, processors._master_q, processors.free_at
+        eid = env._eid
+
+        def tick_pop() -> None:
+            now = env._now
+            # wake's own first tests, inline: most pops find no processor waiting
+            if processors.redispatch_s and not ready and not master_q:
+                if min(free_at) < now - 1e-9:
+                    wake(0.0)
+            env._tick_at = now + gap  # tick(gap, tick_pop), inline
+            env._tick_eid = next(eid)
+            env._tick_fn = tick_pop
+
+        tick(gap, tick_pop)  # the first pop, a gap from now
+        yield env.event()  # never triggered: the pops go on by themselves
+        return
+    queue, eid = env._queue, env._eid
 
     def pop(_event: simpy.Event | None) -> None:
         if _event is not None:
