@@ -283,8 +283,7 @@ class Processors:
         waiter: simpy.Event | None = None,
     ) -> simpy.Timeout:
         """Start *user*'s burst on the free processor *cpu* now (*waiter* fires at its end)."""
-        env = self.env
-        start = now = env._now
+        start = self.env._now
         if self._segments is None and not self.refill_s and not user.limithard:
             return self._place_plain(cpu, user, total, virtual_s, waiter)
         if self.refill_s and cpu != user.burst[3] and user is not self.cp and user.tcpu_s:
@@ -317,26 +316,7 @@ class Processors:
         free_at[cpu] = end
         if self._segments is not None and end != start:  # an empty one adds nothing
             self._segments[cpu].append((start, end, speed))
-        self.busy_s[cpu] += total
-        self.virtual_s[cpu] += virtual_s
-        if user is self.cp:
-            self.system_s[cpu] += total
-        user.vcpu_s += virtual_s
-        user.tcpu_s += total
-        user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
-        user.state = RUN
-        delay = end - now  # as env.timeout(end - now), its callbacks given at once
-        done = Timeout.__new__(Timeout)
-        done.env = env
-        if waiter is None:
-            done.callbacks = [self._freed_cbs[cpu]]
-        else:
-            done.callbacks = [lambda _event: waiter.succeed(), self._freed_cbs[cpu]]
-        done._value = None
-        done._delay = delay
-        done._ok = True
-        heapq.heappush(env._queue, (now + delay, NORMAL, next(env._eid), done))
-        return done
+        return self._run_burst(cpu, user, start, end, speed, total, virtual_s, waiter)
 
     def _place_plain(
         self,
@@ -356,15 +336,32 @@ class Processors:
             self.wakes[cpu] += 1
         end = now + total
         free_at[cpu] = end
+        return self._run_burst(cpu, user, now, end, 1.0, total, virtual_s, waiter)
+
+    def _run_burst(
+        self,
+        cpu: int,
+        user: Vmdbk,
+        start: float,
+        end: float,
+        speed: float,
+        total: float,
+        virtual_s: float,
+        waiter: simpy.Event | None,
+    ) -> Timeout:
+        """Charge a placed burst to *cpu* and *user* and schedule its end at *end* (as
+        ``env.timeout(end - now)``, its callbacks given at once)."""
+        env = self.env
+        now = env._now
         self.busy_s[cpu] += total
         self.virtual_s[cpu] += virtual_s
         if user is self.cp:
             self.system_s[cpu] += total
         user.vcpu_s += virtual_s
         user.tcpu_s += total
-        user.burst = (now, end, virtual_s / total if total else 0.0, cpu, 1.0)
+        user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
         user.state = RUN
-        delay = end - now  # as env.timeout(end - now), its callbacks given at once
+        delay = end - now
         done = Timeout.__new__(Timeout)
         done.env = env
         if waiter is None:
