@@ -123,6 +123,14 @@ class RunData:
         return merge(self.intervals)
 
 
+def collected_in(run: RunData) -> str:
+    """The partition the data was collected in: D0 R15's, else the logical PUs' (blank: none)."""
+    if run.partition is not None and run.partition.name:
+        return run.partition.name
+    own = [d.partition for d in run.lpars.values() if d.own]
+    return own[0] if own else ""
+
+
 _SAMPLED: dict[type[Record], str] = {
     MRPRCPRP: "cpus",
     MRUSEACT: "users",
