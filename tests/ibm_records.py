@@ -29,6 +29,7 @@ __all__ = [
     "mrprcprp",
     "mrstoasi",
     "mrstorsg",
+    "mrsytcug",
     "mrsytprp",
     "mrsytrsg",
     "mrsytsyg",
@@ -112,6 +113,39 @@ def mrsytsyg(tod: int, cpucount: int = 0) -> bytes:
     # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytsyg.html
     rec = _record(112, 0, 19, tod)
     struct.pack_into(">H", rec, 64, cpucount)  # SYTSYG_CPUCOUNT
+    return bytes(rec)
+
+
+def mrsytcug(
+    tod: int,
+    npar: int,
+    lpnumber: int,
+    lparname: str,
+    cpucount: int,
+    cpucfgct: int,
+    cpudedct: int,
+    cpushard: int,
+    flag: int = 0,
+    slice_: int = 0,
+    pcct: int = 0,
+) -> bytes:
+    """D0 R15 MRSYTCUG, logical partition configuration (global); z/VM 5.3, 56 bytes.
+
+    SYTCUG_LCUTNPAR (1) at 20, LCUTFLAG (1) at 21, 2 reserved, LCUTSLCE (2)
+    at 24, LCUTPCCT (2) at 26, LPNUMBER (2) at 28, 1 reserved, CPUCHAR (1)
+    at 31, CPUCOUNT, CPUCFGCT, CPUSTNBY, CPURESVD (2 each) at 32-38,
+    LPARNAME (8, EBCDIC) at 40, LPARCAF (4) at 48, CPUDEDCT (2) at 52,
+    CPUSHARD (2) at 54. *flag*, *slice_* and *pcct* let a test put a real
+    system's values where zvmsim reads nothing.
+    """
+    # https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytcug.html
+    rec = _record(56, 0, 15, tod)
+    rec[20] = npar  # SYTCUG_LCUTNPAR
+    rec[21] = flag  # SYTCUG_LCUTFLAG
+    struct.pack_into(">HHH", rec, 24, slice_, pcct, lpnumber)  # LCUTSLCE, LCUTPCCT, LPNUMBER
+    struct.pack_into(">HH", rec, 32, cpucount, cpucfgct)  # SYTCUG_CPUCOUNT, CPUCFGCT
+    rec[40:48] = _chars(lparname, 8)  # SYTCUG_LPARNAME
+    struct.pack_into(">HH", rec, 52, cpudedct, cpushard)  # SYTCUG_CPUDEDCT, CPUSHARD
     return bytes(rec)
 
 

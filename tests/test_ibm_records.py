@@ -30,6 +30,7 @@ from zvmsim.monitor.records import (
     MRPRCPRP,
     MRSTOASI,
     MRSTORSG,
+    MRSYTCUG,
     MRSYTPRP,
     MRSYTRSG,
     MRSYTSYG,
@@ -119,6 +120,18 @@ def test_d0_r14_mrsytxsg() -> None:
     plain = [v if isinstance(v, int) else v[0] for v in values]
     ours = MRSYTXSG(tod=T0, **dict(zip(_names(MRSYTXSG), plain, strict=True)))
     assert ours.encode() == [ibm.mrsytxsg(T0), ibm.appldata(T0, "MRSYTXSG", values)]
+
+
+def test_d0_r15_mrsytcug() -> None:
+    """D0 R15: the partition the data was collected in, wholly IBM's record."""
+    raw = ibm.mrsytcug(T0, 5, 3, "LMRPROD", 6, 6, 2, 4, flag=0x80, slice_=25, pcct=14)
+    rec = _one(raw)
+    assert rec == MRSYTCUG(
+        tod=T0, partitions=5, number=3, cpus=6, configured=6, name="LMRPROD", dedicated=2, shared=4
+    )
+    assert MRSYTCUG.IBM_LENGTH == 56
+    # our writer: IBM's record alone (no APPLDATA), the fields we do not read zero
+    assert rec.encode() == [ibm.mrsytcug(T0, 5, 3, "LMRPROD", 6, 6, 2, 4)]
 
 
 def test_our_appldata_without_its_ibm_record_is_refused() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 import zvmsim
 from zvmsim.errors import ZvmsimError
-from zvmsim.monitor.records import MRSTOASP, MRSYTCUG, MRSYTCUP, decode
+from zvmsim.monitor.records import MRSTOASP, MRSYTCUG, MRSYTCUP, MRSYTLPU, decode
 from zvmsim.perfkit.catalog import REPORTS
 from zvmsim.perfkit.render import Column, spans
 from zvmsim.scenario import Scenario, load_scenario
@@ -112,12 +112,15 @@ def test_ziips_are_numbered_by_their_cpu_addresses(run_data) -> None:
 
 
 def test_lpar_records_round_trip() -> None:
-    rec = MRSYTCUG(
+    rec = MRSYTLPU(
         tod=1, lpu="XXXA 16", partition="XXXA", pu_type="ZIIP", number=8, cpu=22, upid="03"
     )
     assert decode(rec.to_bytes())[0] == rec
     pus = MRSYTCUP(tod=1, pu_type="ZIIP", count=4, dispatch_interval_ms=0)
     assert decode(pus.to_bytes())[0] == pus
+    cug = MRSYTCUG(tod=1, partitions=3, number=2, cpus=4, configured=4, name="XXXA", shared=4)
+    assert decode(cug.to_bytes())[0] == cug
+    assert len(cug.to_bytes()) == 56  # IBM's record, nothing of ours after it
 
 
 @pytest.mark.parametrize(

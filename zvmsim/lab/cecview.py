@@ -2,7 +2,7 @@
 
 The HiperSockets case study's expert added up FCX126's logical-PU busy per
 PU type for every monitor interval with a little Rexx and plotted it; the
-CECLOG report does the adding (from the D0 R15 records only), this draws it.
+CECLOG report does the adding (from the D0 R30 records only), this draws it.
 """
 
 from __future__ import annotations

@@ -141,7 +141,12 @@ def disguise(run: RunData, seed: int) -> RunData:
         else d
         for lpu, d in run.lpars.items()
     }
-    return dataclasses.replace(run, system=system, intervals=intervals, lpars=lpars)
+    partition = run.partition
+    if partition is not None and partition.name == run.system.sysid:
+        partition = dataclasses.replace(partition, name=HIDDEN_SYSID)
+    return dataclasses.replace(
+        run, system=system, intervals=intervals, lpars=lpars, partition=partition
+    )
 
 
 class Mystery:

@@ -23,7 +23,7 @@ Scheduler events (dispatch-list adds and drops) are written as they happen.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..cp.dispatch import Processors
@@ -56,6 +56,7 @@ from .records import (
     MRSYTCUG,
     MRSYTCUP,
     MRSYTLCK,
+    MRSYTLPU,
     MRSYTPRP,
     MRSYTRSG,
     MRSYTSXG,
@@ -307,6 +308,7 @@ class MonitorCollector:
         logical: dict[str, int] = {}  # a z/OS partition's CPs and zIIPs together
         for part in prsm.cec.partitions:
             logical[part.name] = logical.get(part.name, 0) + part.logical
+        out.append(_partition_record(prsm.cec.partitions, len(logical), tod))
         for part in prsm.cec.partitions:
             busy = prsm.logical_busy(part, now)
             ovhd = prsm.sampled_overhead(part, now, busy)
@@ -692,12 +694,31 @@ def _classes(counts: list[int]) -> dict[str, int]:
     return dict(zip(names, counts, strict=True))
 
 
+def _partition_record(parts: Sequence[PartitionConfig], count: int, tod: int) -> MRSYTCUG:
+    """D0 R15: *count* partitions on the CEC, and the one this z/VM runs in."""
+    own = [p for p in parts if p.own]
+    if not own:
+        return MRSYTCUG(tod=tod, partitions=count)
+    cpus = sum(p.logical for p in own)
+    dedicated = sum(p.logical for p in own if p.dedicated)
+    return MRSYTCUG(
+        tod=tod,
+        partitions=count,
+        number=own[0].number,
+        cpus=cpus,
+        configured=cpus,
+        name=own[0].name,
+        dedicated=dedicated,
+        shared=cpus - dedicated,
+    )
+
+
 def _lpar_record(
     part: PartitionConfig, cpu: int, tod: int, busy: float, ovhd: float, logical: int
 ) -> Record:
     """One logical PU of *part* (*logical*: the partition's logical PUs of all types)."""
     cpu = part.cpu_addrs[cpu] if part.cpu_addrs else cpu + part.first_cpu
-    return MRSYTCUG(
+    return MRSYTLPU(
         tod=tod,
         lpu=f"{part.name} {cpu:02X}" if part.logical else f"{part.name} --",
         partition=part.name,

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .reduce import Interval, RunData
+from .reduce import Interval, RunData, collected_in
 from .render import Column, table
 from .report import ReportSpec
 
@@ -87,8 +87,7 @@ def build_lpar(run: RunData, intervals: list[Interval], user: str | None) -> pd.
     frame["partition"] = frame["partition"].replace("", pd.NA).ffill().fillna("")
     frame.attrs["partitions"] = len(by_part)
     frame.attrs["physical"] = int(sum(c["count"] for c in iv.pus.values()))
-    own = [d.partition for d in run.lpars.values() if d.own]
-    frame.attrs["collected_in"] = own[0] if own else ""
+    frame.attrs["collected_in"] = collected_in(run)
     frame.attrs["model"] = run.system.cpu_model
     fixed = {int(c.get("dispatch_interval_ms", 0)) for c in iv.pus.values()} - {0}
     frame.attrs["dispatch"] = str(min(fixed)) if fixed else "dynamic"

@@ -11,7 +11,7 @@ and the alternates.
 
 FCX180 lists the configuration the monitor records describe: the machine
 and its physical PUs (D1 R4, D0 R16), the partition and its logical PUs
-(D0 R15), and real storage (D0 R3), with dots for what a run does not model.
+(D0 R15, D0 R30), and real storage (D0 R3), with dots for what a run does not model.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from .reduce import Interval, RunData
+from .reduce import Interval, RunData, collected_in
 from .render import Column, Item, labelled, table
 from .report import ReportSpec
 
@@ -121,7 +121,7 @@ def build_sysconf(run: RunData, intervals: list[Interval], user: str | None) -> 
         "serial": run.system.serial,
         "zvm_level": run.system.zvm_level,
         **{f"pus_{t.lower()}": float(c["count"]) for t, c in sorted(iv.pus.items())},
-        "partition": own[0].partition if own else "",
+        "partition": collected_in(run),
         "logical_cpus": float(len(iv.cpus)),
         "pu_type": own[0].pu_type if own else "",
         "central_mb": st["frames"] / 256 if "frames" in st else nan,

@@ -43,6 +43,7 @@ from ..monitor.records import (
     MRSYTCUP,
     MRSYTEPM,
     MRSYTLCK,
+    MRSYTLPU,
     MRSYTPRP,
     MRSYTRSG,
     MRSYTSXG,
@@ -105,7 +106,7 @@ class RunData:
     events: MRMTREPR | None = None
     spaces: dict[str, MRSTOASI] = field(default_factory=dict)
     apps: dict[str, str] = field(default_factory=dict)  # userid -> its workload's name
-    lpars: dict[str, MRSYTCUG] = field(default_factory=dict)  # logical PU -> its description
+    lpars: dict[str, MRSYTLPU] = field(default_factory=dict)  # logical PU -> its description
     channel_info: dict[str, MRSYTEPM] = field(default_factory=dict)  # CHPID -> last record
     vswitch_info: dict[str, MRIODVSW] = field(default_factory=dict)  # name -> last record
     srm: MRMTRSCH | None = None  # scheduler settings
@@ -114,11 +115,20 @@ class RunData:
     mdc_level: str = ""  # what MDC cached (TRACK or RECORD); empty: the system had no MDC
     mdc_home: str = ""  # where MDC's storage lived (CENTRAL or XSTORE); empty: not modelled
     segment_info: dict[str, MRSTOSHR] = field(default_factory=dict)  # NSS/DCSS -> last record
+    partition: MRSYTCUG | None = None  # D0 R15: the partition the data was collected in
 
     @property
     def whole(self) -> Interval:
         """All intervals merged: the whole run."""
         return merge(self.intervals)
+
+
+def collected_in(run: RunData) -> str:
+    """The partition the data was collected in: D0 R15's, else the logical PUs' (blank: none)."""
+    if run.partition is not None and run.partition.name:
+        return run.partition.name
+    own = [d.partition for d in run.lpars.values() if d.own]
+    return own[0] if own else ""
 
 
 _SAMPLED: dict[type[Record], str] = {
@@ -128,7 +138,7 @@ _SAMPLED: dict[type[Record], str] = {
     MRSTOASP: "pagevols",
     MRSTOASI: "spaces",
     MRAPLEDT: "apps",
-    MRSYTCUG: "lpus",
+    MRSYTLPU: "lpus",
     MRSYTCUP: "pus",
     MRIODCAD: "caches",
     MRSYTEPM: "channels",
@@ -248,7 +258,8 @@ def reduce(data: MonitorData) -> RunData:
     user_config: dict[str, MRMTRUSR] = {}
     spaces: dict[str, MRSTOASI] = {}
     apps: dict[str, str] = {}
-    lpars: dict[str, MRSYTCUG] = {}
+    lpars: dict[str, MRSYTLPU] = {}
+    partition: MRSYTCUG | None = None
     cache_status: dict[str, MRIODCST] = {}
     mdc_level = mdc_home = ""
     described: dict[type[Record], dict[str, Record]] = {k: {} for k in _DESCRIBED}
@@ -273,6 +284,8 @@ def reduce(data: MonitorData) -> RunData:
             current["system"] = rec
         elif kind is MRSYTRSG:
             current["storage"] = rec
+        elif kind is MRSYTCUG:
+            partition = rec
         elif kind is MRSYTSXG:
             current["sxs"] = rec
         elif kind is MRSTORSG:
@@ -290,7 +303,7 @@ def reduce(data: MonitorData) -> RunData:
                 spaces[rec.space] = rec
             elif kind is MRAPLEDT:
                 apps[rec.userid] = rec.workload
-            elif kind is MRSYTCUG:
+            elif kind is MRSYTLPU:
                 lpars[rec.lpu] = rec
             elif kind in described:
                 described[kind][getattr(rec, kind.KEY)] = rec
@@ -342,6 +355,7 @@ def reduce(data: MonitorData) -> RunData:
         link_info=described[MRIODLNK],  # type: ignore[arg-type]
         mdc_level=mdc_level,
         mdc_home=mdc_home,
+        partition=partition,
         segment_info=described[MRSTOSHR],  # type: ignore[arg-type]
     )
 
@@ -398,7 +412,7 @@ _GAUGES = {
         MRSTOASI,
         MRIODDEV,
         MRPRCPRP,
-        MRSYTCUG,
+        MRSYTLPU,
         MRSYTCUP,
         MRSYTEPM,
         MRIODVSW,

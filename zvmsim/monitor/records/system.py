@@ -15,6 +15,7 @@ __all__ = [
     "MRSYTCUP",
     "MRSYTEPM",
     "MRSYTLCK",
+    "MRSYTLPU",
     "MRSYTRSG",
     "MRSYTSXG",
     "MRSYTSYG",
@@ -58,10 +59,42 @@ class MRSYTSYG(Record):
 
 @dataclass(frozen=True, slots=True)
 class MRSYTCUG(Record):
-    """D0 R15 — one logical PU of one partition on the CEC, as PR/SM reports it."""
+    """D0 R15 — the logical partition configuration (global): the partition CP runs in.
+
+    Written in IBM's layout (z/VM 5.3, 56 bytes): the number of partitions
+    on the CEC and this partition's number, name and logical CPUs (in all,
+    configured, dedicated, shared). IBM's fields whose meaning we could not
+    read (``LCUTFLAG``, ``LCUTSLCE``, ``LCUTPCCT``, ``CPUCHAR``,
+    ``CPUSTNBY``, ``CPURESVD``, ``LPARCAF``) are zero. Every partition's
+    logical PUs, ours included, are in :class:`MRSYTLPU` records.
+    """
 
     DOMAIN = 0
     NUMBER = 15
+    IBM = "MRSYTCUG"
+    IBM_LENGTH = 56
+    IBM_URL = "https://www.ibm.com/support/pages/zvm/pubs/mon730/mrsytcug.html"
+    tod: int
+    partitions: int = gauge(**at("SYTCUG_LCUTNPAR", 20, 1))
+    number: int = gauge(**at("SYTCUG_LPNUMBER", 28, 2))
+    cpus: int = gauge(**at("SYTCUG_CPUCOUNT", 32, 2))  # logical CPUs, all types
+    configured: int = gauge(**at("SYTCUG_CPUCFGCT", 34, 2))
+    name: str = char(8, **at("SYTCUG_LPARNAME", 40, 8, "c"))
+    dedicated: int = gauge(**at("SYTCUG_CPUDEDCT", 52, 2))
+    shared: int = gauge(**at("SYTCUG_CPUSHARD", 54, 2))
+
+
+@dataclass(frozen=True, slots=True)
+class MRSYTLPU(Record):
+    """D0 R30 (ours) — one logical PU of one partition on the CEC, as PR/SM reports it.
+
+    IBM keeps the logical CPUs of each partition in D0 R16 (an array per
+    partition) whose entry layout we have not confirmed; until then they
+    travel here, one APPLDATA record per logical PU.
+    """
+
+    DOMAIN = 0
+    NUMBER = 30
     KEY = "lpu"
     tod: int
     lpu: str = char(12)  # partition name and logical CPU number, e.g. "LMRPROD 01"
