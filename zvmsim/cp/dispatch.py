@@ -587,9 +587,8 @@ class Processors:
             cp.tcpu_s += cp_s
         cp.burst = (start, end, 0.0, cpu, speed)
         cp.state = RUN
-        if self._deferring:  # _defer, inline
-            self._deferred[cpu] = (now + (end - now), next(env._eid))
-            self._any_deferred = True
+        if self._deferring:
+            self._defer(cpu, end - now)
         else:
             env.timeout(end - now).callbacks.append(self._freed_cbs[cpu])
         return True

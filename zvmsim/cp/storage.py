@@ -622,20 +622,14 @@ class Storage:
     def first_touch_counted(self, space: Space, n: int) -> None:
         """*n* never-touched pages of a counted space get frames (no I/O)."""
         if n > 0:
-            if self.available - n >= self.low and self.lock is None:
-                self.available -= n  # take_frames, when no scan is due
-            else:
-                self.take_frames(n)
+            self.take_frames(n)
             space.resident += n
             space.referenced += n
 
     def xstore_in_counted(self, user: Vmdbk, space: Space, n: int) -> None:
         """Bring *n* pages of a counted space back from XSTORE (synchronous)."""
         if n > 0:
-            if self.available - n >= self.low and self.lock is None:
-                self.available -= n  # take_frames, when no scan is due
-            else:
-                self.take_frames(n)
+            self.take_frames(n)
             space.xstor -= n
             space.x_to_ms += n
             self.xstore_used -= n

@@ -156,12 +156,11 @@ class OtherPools:
                 self._dispatch(p, alloc[p.name], demand[p.name], tick, key)
 
     def _dispatch(
-        self, part: PartitionConfig, granted: float, wanted: float, tick: float, key: str = ""
+        self, part: PartitionConfig, granted: float, wanted: float, tick: float, key: str
     ) -> None:
         n = part.logical
         if not n:
             return
-        key = key or _key(part)
         self._dispatched[key] += granted / n * tick
         self.share[key] = PoolShare(granted / n, wanted / n)
 
