@@ -225,11 +225,11 @@ def test_fcx110_lists_the_device_its_users_and_their_rates(run_data) -> None:
     rep = zvmsim.report(run, "FCX110")
     dev = rep.frame.set_index("addr").loc["1742"]
     assert dev["caching"] == "N" and dev["pinned"] == "Y"
-    assert dev["links"] == (6 + 2) * 4 + 4  # query users x database minidisks + SFS's own
+    assert dev["links"] == (7 + 2) * 4 + 4  # query users x database minidisks + SFS's own
     fcx108 = _row(run, "FCX108")
     for col in ("io_rate", "disc_ms", "resp_ms", "req_qued", "pct_busy"):
         assert dev[col] == pytest.approx(fcx108[col])
-    queries = {f"DBQRY{i}" for i in range(1, 7)}
+    queries = {f"DBQRY{i}" for i in range(1, 8)}
     assert set(dev["users"].split()) == queries | {"EDLSFS", "K00761", "K00762"}
     mdisks = rep.frame.attrs["mdisks"]
     on_1742 = mdisks[mdisks["addr"] == "1742"]
