@@ -362,3 +362,19 @@ def test_a_server_that_is_not_there_is_a_one_line_error() -> None:
 
     with pytest.raises(ZvmsimError, match="server 'NOSUCH'"):
         _raw_run(change)
+
+
+def test_users_at_their_terminals_are_dropped_at_once(run_data) -> None:
+    """Between queries the users wait at their terminals: CP drops them at once (no
+    test idle); the SFS server, idle in an enabled wait, sits out the test-idle time."""
+    run = run_data("grinch", pinned_data="on")
+    assert all(_ustat(run, f"DBQRY{i}")["pct_tiw"] == 0 for i in range(1, 8))
+    assert all(_ustat(run, f"DBQRY{i}")["pct_dm"] > 40 for i in range(1, 8))
+    assert _ustat(run, "EDLSFS")["pct_tiw"] > 20
+
+    def programs(raw: dict) -> None:  # the queries run by programs that wait instead
+        for name in ("DBQ", "DBUSER"):
+            raw["guests"][name]["params"]["terminal"] = False
+
+    waiting = _raw_run(programs, pinned_data="on")
+    assert all(_ustat(waiting, f"DBQRY{i}")["pct_tiw"] > 10 for i in range(1, 8))

@@ -318,28 +318,16 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "pages) is beyond any ESCON path; the seed's 3390-9s were most likely on "
         "another, FICON-attached control unit, which the scenario does not have"
     ),
-    ("grinch", "pinned_data=on", "pct_tiw@users of 1742"): (
-        "ours 34/35/34 (seeds 1-3) of the active samples: a query user that thinks "
-        "longer than CP's 300 ms test-idle time sits it out in the dispatch list after "
-        "each query (exponential think of mean 1.05 s: about 0.27 s a query), and with "
-        "samples a second apart most samples in that time find work since the one "
-        "before; the seed's 10% beside its 19% in I/O wait says its users sat in test "
-        "idle about half as long a query. Tried: longer queries (10 I/Os, 2.25 s "
-        "think) give 28 and push %DM down to 27-30; samples 2 s apart give 22-25 (and "
-        "%IOA under 3 on some seeds). Not modelled, and not settled by what we could "
-        "find of IBM's scheduler descriptions: whether CP keeps a CMS user waiting "
-        "for terminal input (a console read) in test idle at all; a query user "
-        "dropped at once when its query ends gives 4-5 (only the SFS server's test "
-        "idle left) but %DM 62-64"
-    ),
     ("grinch", "pinned_data=on", "pct_dm@users of 1742"): (
-        "ours 33/33/35 (seeds 1-3) of the active samples against 51: a user is active "
+        "ours 62/64/64 (seeds 1-3) of the active samples against 51: a user is active "
         "in a sample when it worked since the one before, so the share of active "
-        "samples that find it dormant grows with the gap between samples (54 with "
-        "samples 2 s apart, 5 at 0.5 s); the seed's sampling rate is not known, and "
-        "the time our users sit in test idle (%TIW above) comes out of it too: "
-        "query users dropped at once when a query ends give 62-64, so the seed's "
-        "users look like a mix of the two (not in the seed)"
+        "samples that find it dormant grows with the gap between samples (samples "
+        "1 s apart here; the seed's rate is not known). Our query users wait at "
+        "their terminals between queries and CP drops them at once (as cmsint's "
+        "interactive users); kept in test idle instead (a program's wait) they give "
+        "33-35 (and %TIW 34 against 10), so the seed's users look like a mix of the "
+        "two, or spent more of their active samples working: the seed's %IOA 8, "
+        "%SIM 2 and some 7 left for %RUN against our 4, 0 and 0"
     ),
     ("hipersockets", "", "pct_ovhd@XXX1"): (
         "ours .09: PR/SM's overhead per busy logical PU is one constant "

@@ -39,6 +39,12 @@ comes. The server (``serves``) answers each request with a little CPU and
 between the work it does for everyone else (its own closed loop of ``ios``
 I/Os, ``think_s`` apart); idle, it sits out the test-idle time in the
 dispatch list and goes dormant until a request or its next work.
+
+**At the terminal.** A query user that waits for its person between queries
+(``terminal``) sits in a console read: it is idle, not in an enabled wait
+CP expects to end soon, and CP drops it from the dispatch list at once, as
+it does the interactive users of :mod:`.cmsint`; a user whose program waits
+(the default) sits out CP's test-idle time in the dispatch list first.
 """
 
 from __future__ import annotations
@@ -212,6 +218,9 @@ class CmsQuery(Workload):
         "serves": False,  # a server: it also answers the requests of users naming it
         "request_ios": 1,  # a server's block I/Os for one request
         "server_share": 1.0,  # the share of queries that ask the server
+        # between queries the user waits at its terminal (a console read): CP drops
+        # it at once, as an interactive user (cmsint), instead of keeping it in test idle
+        "terminal": False,
     }
 
     def __init__(self, *args: Any) -> None:
@@ -308,7 +317,11 @@ class CmsQuery(Workload):
                 yield from self._io(places, count, self.p["write_share"])
             self.txns += 1
             self.resp_s += env.now - start
-            yield from self.test_idle(rnd.expovariate(1.0 / think))
+            if self.p["terminal"]:  # back at its terminal: a console read, dormant at once
+                m.drop_from_dispatch_list(vm)
+                yield env.timeout(rnd.expovariate(1.0 / think))
+            else:
+                yield from self.test_idle(rnd.expovariate(1.0 / think))
 
     def _serve(self) -> Generator:
         """A server: its own work ``think_s`` apart; its agents answer the requests of
