@@ -363,6 +363,12 @@ def test_a_server_that_is_not_there_is_a_one_line_error() -> None:
     with pytest.raises(ZvmsimError, match="server 'NOSUCH'"):
         _raw_run(change)
 
+    def share(raw: dict) -> None:
+        raw["guests"]["DBQ"]["params"]["server_share"] = 1.5
+
+    with pytest.raises(ZvmsimError, match="server_share must be between 0 and 1"):
+        _raw_run(share)
+
 
 def test_users_at_their_terminals_are_dropped_at_once(run_data) -> None:
     """Between queries the users wait at their terminals: CP drops them at once (no

@@ -34,9 +34,9 @@ of each query and waits for its reply in an enabled wait. CP classes that
 wait as a wait for a service virtual machine: while the user is still in
 the dispatch list (test idle) the sampler files it *SVM and test idle*
 (USTAT's %TI); past the test-idle time CP drops it, dormant until the reply
-comes. The server (``serves``) answers each request with a little CPU and
+comes. The server (``serves``) has an agent answer each request with
 ``request_ios`` block I/Os of its own (started asynchronously: I/O active),
-between the work it does for everyone else (its own closed loop of ``ios``
+beside the work it does for everyone else (its own closed loop of ``ios``
 I/Os, ``think_s`` apart); idle, it sits out the test-idle time in the
 dispatch list and goes dormant until a request or its next work.
 
@@ -232,6 +232,8 @@ class CmsQuery(Workload):
             raise ZvmsimError(f"user {self.vm.userid}: scatter must be between 0 and 1")
         if self.p["request_ios"] < 0:
             raise ZvmsimError(f"user {self.vm.userid}: request_ios must not be negative")
+        if not 0.0 <= self.p["server_share"] <= 1.0:
+            raise ZvmsimError(f"user {self.vm.userid}: server_share must be between 0 and 1")
         self.txns = 0
         self.resp_s = 0.0
         env = self.machine.env
