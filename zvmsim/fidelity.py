@@ -244,8 +244,10 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "rate (.7-1.3 I/O/s a volume); a faster pace needs more storage to keep that "
         "overflow, and the overflow is a knife edge: step_gap_s .35 (1.7 times the "
         "pace) gives 7.2-8.0% busy, with paging DASD idle at 1300-1400 MB central and "
-        "the channels 75% busy at 1148 MB; .2 gives 8.7% (CP's time does not grow in "
-        "proportion with the pace). Not had together with the paging rows"
+        "the channels 75% busy at 1148 MB; .2 gives 8.7%, inside the tolerance, but at "
+        "1450 MB with paging DASD idle (CP's time does not grow in proportion with the "
+        "pace). Not had together with the paging rows, and a pace set from this row "
+        "would make it an echo of an input (workload), not a prediction"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "disc_ms@paging volumes"): (
         "ours .03 ms: the paging volumes' control unit (paging2008) answers every I/O "
