@@ -68,10 +68,24 @@ def test_an_io_covers_every_track_of_its_blocks() -> None:
     assert vol.disconnect(10, True, 0.0, 0.0002, tracks=2) == pytest.approx(0.005)  # 11 misses
     assert vol.staged == 2 and cu.cached_tracks == 2
     assert vol.disconnect(10, True, 0.0, 0.0002, tracks=2) == 0.0002  # both cached: a hit
-    assert (vol.reads, vol.read_hits) == (3, 1)  # one cache I/O per channel program
+    assert (vol.reads, vol.read_hits) == (3, 1)  # blocks in one place: one request an I/O
     # a write of three tracks takes three tracks of NVS
     assert vol.disconnect(20, False, 0.0, 0.0002, tracks=3) == 0.0002
     assert cu.nvs_tracks == 3 and cu.cached_tracks == 5
+
+
+def test_the_control_unit_counts_a_request_per_locate_record_domain() -> None:
+    """An I/O whose blocks lie in three places (three Locate Records) counts three
+    cache requests, hits or misses with the I/O; its disconnect time is the I/O's."""
+    cu = _cache(cache_mb=10 * TRACK / 2**20)
+    vol = cu.volume("VOLA", random.Random(1))
+    assert vol.disconnect(10, True, 0.0, 0.0002, runs=3) == pytest.approx(0.005)  # a miss
+    assert vol.disconnect(10, True, 0.0, 0.0002, runs=3) == 0.0002  # now a hit
+    assert (vol.reads, vol.read_hits, vol.staged) == (6, 3, 1)
+    assert vol.disconnect(20, False, 0.0, 0.0002, runs=2) == 0.0002  # a DASD fast write
+    assert (vol.writes, vol.dfw_hits) == (2, 2)
+    hit, conn = vol.times(10, True, 0.0, (0.0002, 0.001), 0.0005, 16384, runs=2)
+    assert (hit, conn) == (0.0002, 0.001) and (vol.reads, vol.read_hits) == (8, 5)
 
 
 def test_other_systems_bursts_fill_one_clusters_nvs() -> None:

@@ -225,11 +225,11 @@ def test_fcx110_lists_the_device_its_users_and_their_rates(run_data) -> None:
     rep = zvmsim.report(run, "FCX110")
     dev = rep.frame.set_index("addr").loc["1742"]
     assert dev["caching"] == "N" and dev["pinned"] == "Y"
-    assert dev["links"] == (6 + 2) * 4 + 4  # query users x database minidisks + SFS's own
+    assert dev["links"] == (7 + 2) * 4 + 4  # query users x database minidisks + SFS's own
     fcx108 = _row(run, "FCX108")
     for col in ("io_rate", "disc_ms", "resp_ms", "req_qued", "pct_busy"):
         assert dev[col] == pytest.approx(fcx108[col])
-    queries = {f"DBQRY{i}" for i in range(1, 7)}
+    queries = {f"DBQRY{i}" for i in range(1, 8)}
     assert set(dev["users"].split()) == queries | {"EDLSFS", "K00761", "K00762"}
     mdisks = rep.frame.attrs["mdisks"]
     on_1742 = mdisks[mdisks["addr"] == "1742"]
@@ -319,3 +319,68 @@ def test_fcx110_and_query_views_from_a_saved_monitor_file(capsys, tmp_path) -> N
     assert capsys.readouterr().out == direct
     saved = reduce(zvmsim.MonitorData.from_bytes(path.read_bytes()))
     assert "1742 USE001 has pinned data" in query_pinned(saved)
+
+
+# ---- requests to the SFS server (CP's SVM wait) -----------------------------
+
+
+def _no_server(raw: dict) -> None:
+    for guest in raw["guests"].values():
+        guest.get("params", {}).pop("server", None)
+
+
+def _ustat(run, userid: str) -> dict:
+    frame = zvmsim.report(run, "FCX114").frame
+    return frame[frame["userid"] == userid].iloc[0].to_dict()
+
+
+def test_query_users_waiting_for_the_sfs_server_are_svm_and_test_idle(run_data) -> None:
+    """A user waiting for EDLSFS's reply is in the dispatch list, waiting for a service
+    machine: USTAT files it %TI; with no requests to the server nobody is."""
+    asked = run_data("grinch", pinned_data="on")
+    assert all(_ustat(asked, f"DBQRY{i}")["pct_ti"] > 0 for i in range(1, 8))
+    assert _ustat(asked, "EDLSFS")["pct_ti"] == 0  # the server waits for nobody
+    alone = _raw_run(_no_server, pinned_data="on")
+    assert all(_ustat(alone, f"DBQRY{i}")["pct_ti"] == 0 for i in range(1, 8))
+
+
+def test_the_sfs_server_does_the_requests_block_io_itself(run_data) -> None:
+    """The requests' I/O is the server's (its minidisks, I/O active), on top of its own."""
+    asked = zvmsim.report(run_data("grinch", pinned_data="off"), "FCX110").frame.attrs["mdisks"]
+    alone = zvmsim.report(_raw_run(_no_server, pinned_data="off"), "FCX110").frame.attrs["mdisks"]
+
+    def sfs(mdisks) -> float:
+        return float(mdisks[mdisks["owner"] == "EDLSFS"]["mdio_rate"].sum())
+
+    # seven users ask at about 0.4 queries a second each, one block I/O a request
+    assert 1.5 < sfs(asked) - sfs(alone) < 4.5
+
+
+def test_a_server_that_is_not_there_is_a_one_line_error() -> None:
+    def change(raw: dict) -> None:
+        raw["guests"]["DBQ"]["params"]["server"] = "NOSUCH"
+
+    with pytest.raises(ZvmsimError, match="server 'NOSUCH'"):
+        _raw_run(change)
+
+    def share(raw: dict) -> None:
+        raw["guests"]["DBQ"]["params"]["server_share"] = 1.5
+
+    with pytest.raises(ZvmsimError, match="server_share must be between 0 and 1"):
+        _raw_run(share)
+
+
+def test_users_at_their_terminals_are_dropped_at_once(run_data) -> None:
+    """Between queries the users wait at their terminals: CP drops them at once (no
+    test idle); the SFS server, idle in an enabled wait, sits out the test-idle time."""
+    run = run_data("grinch", pinned_data="on")
+    assert all(_ustat(run, f"DBQRY{i}")["pct_tiw"] == 0 for i in range(1, 8))
+    assert all(_ustat(run, f"DBQRY{i}")["pct_dm"] > 40 for i in range(1, 8))
+    assert _ustat(run, "EDLSFS")["pct_tiw"] > 20
+
+    def programs(raw: dict) -> None:  # the queries run by programs that wait instead
+        for name in ("DBQ", "DBUSER"):
+            raw["guests"][name]["params"]["terminal"] = False
+
+    waiting = _raw_run(programs, pinned_data="on")
+    assert all(_ustat(waiting, f"DBQRY{i}")["pct_tiw"] > 10 for i in range(1, 8))

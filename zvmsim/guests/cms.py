@@ -27,6 +27,24 @@ reports its transactions and their response times (APPLDATA). A server
 (``async_io``, the SFS file pool server) starts each I/O asynchronously and
 waits for it in an enabled wait: CP samples it I/O active (%IOA), not in I/O
 wait (%IOW).
+
+**Requests to a server.** A query user whose files live in a file pool
+(``server``: the SFS server's userid) asks the server for them at the start
+of each query and waits for its reply in an enabled wait. CP classes that
+wait as a wait for a service virtual machine: while the user is still in
+the dispatch list (test idle) the sampler files it *SVM and test idle*
+(USTAT's %TI); past the test-idle time CP drops it, dormant until the reply
+comes. The server (``serves``) has an agent answer each request with
+``request_ios`` block I/Os of its own (started asynchronously: I/O active),
+beside the work it does for everyone else (its own closed loop of ``ios``
+I/Os, ``think_s`` apart); idle, it sits out the test-idle time in the
+dispatch list and goes dormant until a request or its next work.
+
+**At the terminal.** A query user that waits for its person between queries
+(``terminal``) sits in a console read: it is idle, not in an enabled wait
+CP expects to end soon, and CP drops it from the dispatch list at once, as
+it does the interactive users of :mod:`.cmsint`; a user whose program waits
+(the default) sits out CP's test-idle time in the dispatch list first.
 """
 
 from __future__ import annotations
@@ -34,8 +52,10 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import Any
 
+import simpy
+
 from ..cp.minidisk import BLOCK_BYTES
-from ..cp.vmdbk import TIW
+from ..cp.vmdbk import DM, TI, TIW
 from ..errors import ZvmsimError
 from .base import Workload
 
@@ -194,6 +214,13 @@ class CmsQuery(Workload):
         # a server that starts its block I/O asynchronously and waits for it in an
         # enabled wait (I/O active) rather than in CP's synchronous I/O wait
         "async_io": False,
+        "server": "",  # userid of a server (SFS) each query asks first, waiting for its reply
+        "serves": False,  # a server: it also answers the requests of users naming it
+        "request_ios": 1,  # a server's block I/Os for one request
+        "server_share": 1.0,  # the share of queries that ask the server
+        # between queries the user waits at its terminal (a console read): CP drops
+        # it at once, as an interactive user (cmsint), instead of keeping it in test idle
+        "terminal": False,
     }
 
     def __init__(self, *args: Any) -> None:
@@ -203,8 +230,17 @@ class CmsQuery(Workload):
             raise ZvmsimError(f"user {self.vm.userid}: ios and blocks_per_io must be at least 1")
         if not 0.0 <= self.p["scatter"] <= 1.0:
             raise ZvmsimError(f"user {self.vm.userid}: scatter must be between 0 and 1")
+        if self.p["request_ios"] < 0:
+            raise ZvmsimError(f"user {self.vm.userid}: request_ios must not be negative")
+        if not 0.0 <= self.p["server_share"] <= 1.0:
+            raise ZvmsimError(f"user {self.vm.userid}: server_share must be between 0 and 1")
         self.txns = 0
         self.resp_s = 0.0
+        env = self.machine.env
+        self.requests: simpy.Store | None = simpy.Store(env) if self.p["serves"] else None
+        self.serving = 0  # a server's agents at work on requests
+        self.idle = False  # a server between two pieces of its own work
+        self.quiet = 0  # a server's count of the moments its work ended or began
         hot_bytes = self.p["hot_mb"] * 2**20
         self.hot = [hot_layout(self.machine, disk, self.p["hot_mb"]) for disk in self.disks]
         for disk, tracks in zip(self.disks, self.hot, strict=True):
@@ -224,12 +260,80 @@ class CmsQuery(Workload):
     def appldata(self) -> tuple[str, int, float] | None:
         return self.p["name"], self.txns, self.resp_s
 
+    def _server_of(self) -> CmsQuery | None:
+        """The server this user's queries ask first (None: none)."""
+        name = self.p["server"]
+        if not name:
+            return None
+        for w in self.machine.workloads:
+            if w.vm.userid == name and isinstance(w, CmsQuery) and w.requests is not None:
+                return w
+        raise ZvmsimError(f"user {self.vm.userid}: server '{name}' is no serving cms_query guest")
+
+    def _io(self, places: list, count: int, writes: float) -> Generator:
+        """One block I/O: the user waits for it, or (``async_io``) idles with it in flight."""
+        vm, rnd = self.vm, self.rnd
+        disk, block, runs = query_place(places, count, self.p["hot_share"], self.p["scatter"], rnd)
+        write = rnd.random() < writes
+        if self.p["async_io"]:
+            vm.state = TIW
+            vm.ios += 1
+            yield from disk.io(vm, block, count, write, runs, state=None)
+            vm.ios -= 1
+        else:
+            yield from disk.io(vm, block, count, write, runs)
+
+    def _ask(self, server: CmsQuery) -> Generator:
+        """Send *server* a request and wait for its reply: CP's SVM wait, in test
+        idle while the user stays in the dispatch list (%TI), dormant past it."""
+        m, vm = self.machine, self.vm
+        reply = m.env.event()
+        assert server.requests is not None
+        server.requests.put(reply)
+        vm.state = TI
+        if not reply.triggered:
+            yield reply | m.env.timeout(m.config.calibration.test_idle_s)
+        if not reply.triggered:
+            m.drop_from_dispatch_list(vm)
+            yield reply
+            m.add_to_dispatch_list(vm)
+
     def run(self) -> Generator:
+        if self.requests is not None:
+            yield from self._serve()
+            return
         vm, m, rnd = self.vm, self.machine, self.rnd
         env = m.env
         think, ios, count = self.p["think_s"], self.p["ios"], self.p["blocks_per_io"]
         vcpu_s = self.p["vcpu_us"] / 1e6
-        writes, hot_share, scatter = self.p["write_share"], self.p["hot_share"], self.p["scatter"]
+        places = list(zip(self.disks, self.hot, strict=True))
+        server = self._server_of()
+        yield env.timeout(rnd.uniform(0.0, think))
+        while True:
+            start = env.now
+            m.add_to_dispatch_list(vm)
+            yield m.processors.run(vm, vcpu_s, 0.0)
+            if server is not None and rnd.random() < self.p["server_share"]:
+                yield from self._ask(server)
+            for _ in range(ios):
+                yield from self._io(places, count, self.p["write_share"])
+            self.txns += 1
+            self.resp_s += env.now - start
+            if self.p["terminal"]:  # back at its terminal: a console read, dormant at once
+                m.drop_from_dispatch_list(vm)
+                yield env.timeout(rnd.expovariate(1.0 / think))
+            else:
+                yield from self.test_idle(rnd.expovariate(1.0 / think))
+
+    def _serve(self) -> Generator:
+        """A server: its own work ``think_s`` apart; its agents answer the requests of
+        its users meanwhile (:meth:`_agent`)."""
+        vm, m, rnd = self.vm, self.machine, self.rnd
+        env, box = m.env, self.requests
+        assert box is not None
+        env.process(self._agents(box))
+        think, ios, count = self.p["think_s"], self.p["ios"], self.p["blocks_per_io"]
+        vcpu_s = self.p["vcpu_us"] / 1e6
         places = list(zip(self.disks, self.hot, strict=True))
         yield env.timeout(rnd.uniform(0.0, think))
         while True:
@@ -237,15 +341,53 @@ class CmsQuery(Workload):
             m.add_to_dispatch_list(vm)
             yield m.processors.run(vm, vcpu_s, 0.0)
             for _ in range(ios):
-                disk, block, runs = query_place(places, count, hot_share, scatter, rnd)
-                write = rnd.random() < writes
-                if self.p["async_io"]:
-                    vm.state = TIW
-                    vm.ios += 1
-                    yield from disk.io(vm, block, count, write, runs, state=None)
-                    vm.ios -= 1
-                else:
-                    yield from disk.io(vm, block, count, write, runs)
+                yield from self._io(places, count, self.p["write_share"])
             self.txns += 1
             self.resp_s += env.now - start
-            yield from self.test_idle(rnd.expovariate(1.0 / think))
+            yield from self._idle(rnd.expovariate(1.0 / think))
+
+    def _idle(self, seconds: float) -> Generator:
+        """A server's idle time: test idle, then dormant (once its agents are done too)."""
+        self.idle = True
+        self.machine.env.process(self._test_idle())
+        yield self.machine.env.timeout(seconds)
+        self.idle = False
+
+    def _test_idle(self) -> Generator:
+        """Nothing to do: CP keeps the server in the dispatch list for the test-idle
+        time, then drops it, unless work came meanwhile."""
+        m, vm = self.machine, self.vm
+        self.quiet += 1
+        mark = self.quiet
+        vm.state = TIW
+        yield m.env.timeout(m.config.calibration.test_idle_s)
+        if self.idle and not self.serving and self.quiet == mark:
+            m.drop_from_dispatch_list(vm)
+
+    def _agents(self, box: simpy.Store) -> Generator:
+        """Take each request off the queue and start an agent on it."""
+        while True:
+            reply = yield box.get()
+            self.machine.env.process(self._agent(reply))
+
+    def _agent(self, reply: simpy.Event) -> Generator:
+        """One request: ``request_ios`` block I/Os, started asynchronously (the server
+        idles with them in flight, I/O active), then the reply."""
+        m, vm = self.machine, self.vm
+        if vm.state == DM:
+            m.add_to_dispatch_list(vm)
+            vm.state = TIW
+        self.serving += 1
+        self.quiet += 1  # no drop while the agent works
+        places = list(zip(self.disks, self.hot, strict=True))
+        for _ in range(self.p["request_ios"]):
+            disk, block, runs = query_place(
+                places, self.p["blocks_per_io"], self.p["hot_share"], self.p["scatter"], self.rnd
+            )
+            vm.ios += 1
+            yield from disk.io(vm, block, self.p["blocks_per_io"], False, runs, state=None)
+            vm.ios -= 1
+        self.serving -= 1
+        reply.succeed()
+        if self.idle and not self.serving:
+            m.env.process(self._test_idle())

@@ -20,7 +20,13 @@ out. It holds:
 
 An I/O covers every track its blocks lie on: a read hits only when all of
 them are cached (a miss stages the missing ones), a write takes NVS room
-for each. The control unit counts one cache I/O per channel program.
+for each. The control unit counts its cache requests per *Locate Record
+domain*, not per channel program: an ECKD channel program names each place
+its records lie in with a Locate Record of its own, and the control unit
+makes its caching decision (hit or miss, DASD fast write) and counts a
+request for each. A read whose blocks lie in *runs* places on the cylinder
+counts *runs* requests (all hits or all misses with the I/O), so a volume's
+cache request rate can exceed its SSCH rate.
 
 Every volume sees the cache through a :class:`VolumeCache`, which keeps that
 volume's counters (what CP's cache-activity monitor record carries) and its
@@ -191,10 +197,10 @@ class VolumeCache:
         return missing
 
     def disconnect(
-        self, track: int, read: bool, now: float, hit_disc: float, tracks: int = 1
+        self, track: int, read: bool, now: float, hit_disc: float, tracks: int = 1, runs: int = 1
     ) -> float:
         """Disconnect time (s) of one I/O to *track* and the *tracks* - 1 after it;
-        *hit_disc* is its time as a hit.
+        *hit_disc* is its time as a hit, *runs* its Locate Record domains (requests).
 
         A read is a hit when every track it covers is in the cache; a miss
         stages the missing ones. A write is a DFW hit when NVS takes every
@@ -205,23 +211,23 @@ class VolumeCache:
         cu = self.cu
         key = self._base + track
         if read:
-            self.reads += 1
+            self.reads += runs
             missing = self._lookup(key, tracks)
             if not missing:
-                self.read_hits += 1
+                self.read_hits += runs
                 return hit_disc
             for k in range(key, key + tracks):
                 cu.stage(k)
             self.staged += missing
             return cu.miss_s * (cu.lo + cu.span * self._rand())
-        self.writes += 1
+        self.writes += runs
         keys = range(key, key + tracks)
         for k in keys:
             cu.stage(k)  # the written track is in cache now
         if self.nvs.write(keys, now):
-            self.dfw_hits += 1
+            self.dfw_hits += runs
             return hit_disc
-        self.dfw_bypass += 1
+        self.dfw_bypass += runs
         through = cu.bypass_s + (tracks - 1) * cu.bypass_track_s
         return hit_disc + through * (cu.lo + cu.span * self._rand())
 
@@ -247,12 +253,12 @@ class VolumeCache:
         drive = self.drive
         if self.caching:
             if drive is None or not read:
-                return self.disconnect(track, read, now, hit_disc, tracks), conn
-            self.reads += 1
+                return self.disconnect(track, read, now, hit_disc, tracks, runs), conn
+            self.reads += runs
             cu, key = self.cu, self._base + track
             missing = self._lookup(key, tracks)
             if not missing:
-                self.read_hits += 1
+                self.read_hits += runs
                 return hit_disc, conn
             for k in range(key, key + tracks):
                 cu.stage(k)
