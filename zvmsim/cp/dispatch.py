@@ -91,6 +91,7 @@ class Processors:
         "env",
         "count",
         "free_at",
+        "guest_burst",
         "busy_s",
         "virtual_s",
         "system_s",
@@ -138,6 +139,8 @@ class Processors:
         self.env = env
         self.count = count
         self.free_at = [0.0] * count  # when each processor finishes the work placed on it
+        # per processor, the (start, end) of the last guest burst placed on it
+        self.guest_burst = [(0.0, 0.0)] * count
         self.busy_s = [0.0] * count  # placed busy time (user and system)
         self.virtual_s = [0.0] * count
         self.system_s = [0.0] * count
@@ -361,6 +364,8 @@ class Processors:
         user.tcpu_s += total
         user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
         user.state = RUN
+        if user is not self.cp:
+            self.guest_burst[cpu] = (start, end)
         delay = end - now
         done = Timeout.__new__(Timeout)
         done.env = env
@@ -678,10 +683,10 @@ class Processors:
             return 0.0, 0.0
         return left, left * share
 
-    @staticmethod
-    def sampled_state(user: Vmdbk, now: float) -> int:
-        """The user's state as a sampler sees it: waiting for a CPU until its burst starts;
-        idle in the dispatch list with an I/O of its own in flight, I/O active (%IOA)."""
+    def sampled_state(self, user: Vmdbk, now: float) -> int:
+        """The user's state as a sampler sees it: waiting for a CPU until its burst starts,
+        or while its timer's interrupt waits for one (:meth:`timer_pending`); idle in the
+        dispatch list with an I/O of its own in flight, I/O active (%IOA)."""
         state = user.state
         if state in (RUN, CPU):
             start, end = user.burst[0], user.burst[1]
@@ -689,9 +694,27 @@ class Processors:
                 return CPU
             if now < end:
                 return RUN
-        elif state == TIW and user.ios:
-            return IOA
+        elif state == TIW:
+            if user.timer_hz and self.timer_pending(user, now):
+                return CPU
+            if user.ios:
+                return IOA
         return state
+
+    def timer_pending(self, user: Vmdbk, now: float) -> bool:
+        """Whether the idle *user*'s last timer interrupt still waits for a processor.
+
+        A Linux guest's timer pops ``hz`` times a second on each virtual CPU, and
+        each pop makes it dispatchable for a few microseconds (their time is
+        charged with its work, :mod:`zvmsim.guests.linux`). A pop that finds every
+        processor busy waits until one of them chooses its next burst: a guest's
+        burst or time slice ends (CP's own work in between returns to the guest it
+        interrupted). So the guest is in CPU wait now if every processor has been
+        running one guest burst since its last pop.
+        """
+        gap = 1.0 / (user.timer_hz * user.virtual_cpus)
+        popped = now - (now / gap - user.timer_phase) % 1.0 * gap  # its last pop
+        return all(start < popped and end > now for start, end in self.guest_burst)
 
 
 def share_weights(users: Iterable[Vmdbk]) -> None:

@@ -161,8 +161,9 @@ class MonitorCollector:
         sched, classes = m.scheduler, self._sys_cls
         eligible = loading = 0
         in_dispatch = sched.dispatch
+        sampled_state = m.processors.sampled_state
         for userid, vm in m.users.items():
-            state = Processors.sampled_state(vm, now)
+            state = sampled_state(vm, now)
             self._user_samples[userid] += 1
             used = vm.tcpu_s - Processors.unrun(vm, now)[0]
             if state in _WORKING or used > self._user_tcpu[userid] + 1e-9:
