@@ -109,6 +109,7 @@ class Machine:
             )
             if occupancy.active:  # the others hold physical PUs now and then
                 self.processors.set_occupancy(occupancy)
+                self.prsm.attach_occupancy(occupancy)
         self.lock: SpinLock | None = None  # CP's scheduler lock, where modelled
         if config.cp.lock_yield != "none":
             self.lock = SpinLock(

@@ -330,7 +330,13 @@ class Processors:
                 rate = user.share_absolute / 100.0 * self.count  # processors' worth it may use
                 user.limit_free_at = start + total / rate
         speed = self.speed[cpu]
-        if self.occupancy is not None and speed == 1.0 and total > 0:
+        occupancy = self.occupancy
+        if (
+            occupancy is not None
+            and speed == 1.0
+            and total > 0
+            and not occupancy.free(start, total, self.count - 1)
+        ):
             # the others may hold the physical PUs: running and suspended spans
             segs = self.occupancy.place(start, total, self._running(cpu, start))
             end = segs[-1][1]
@@ -593,7 +599,16 @@ class Processors:
             return False
         cpu = free_at.index(low)
         cp = self.cp
-        if self.lock is not None or cp.limithard or self.occupancy is not None:
+        occupancy = self.occupancy
+        if (
+            self.lock is not None
+            or cp.limithard
+            or (
+                occupancy is not None
+                and cp_s > 0
+                and not occupancy.free(now + redispatch_s, cp_s, self.count - 1)
+            )
+        ):
             self._place(cpu, cp, cp_s, 0.0)
             return True
         # _place's steps for CP's own burst on a waiting processor, in its order

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from collections import deque
 
 __all__ = ["Occupancy"]
 
@@ -33,22 +34,27 @@ class Occupancy:
     """The other partitions' dispatches in z/VM's pool of *capacity* physical PUs."""
 
     def __init__(
-        self, capacity: int, others: list[tuple[int, float]], run_s: float, rnd: random.Random
+        self, capacity: int, others: list[tuple[str, int, float]], run_s: float, rnd: random.Random
     ) -> None:
-        """*others*: (logical PUs, share of the time each holds a physical PU), per
-        partition; *run_s*: ``other_run_ms`` in seconds; *rnd* draws the dispatches."""
+        """*others*: (partition, logical PUs, share of the time each holds a physical PU);
+        *run_s*: ``other_run_ms`` in seconds; *rnd* draws the dispatches."""
         self.capacity = capacity
         self._rnd = rnd
         self._pus = [
-            (min(share, MAX_SHARE), run_s) for n, share in others for _ in range(n) if share > 0
+            (name, min(share, MAX_SHARE), run_s)
+            for name, n, share in others
+            for _ in range(n)
+            if share > 0
         ]
-        self._next = [0.0] * len(self._pus)  # each PU's next dispatch (drawn ahead)
-        for i, (u, run) in enumerate(self._pus):
-            self._next[i] = rnd.expovariate(u / run)
+        self._logical = {name: n for name, n, _ in others}
+        self._next = [rnd.expovariate(u / run) for _, u, run in self._pus]  # next dispatches
         self._drawn = 0.0  # the timeline is complete up to here
         self.times: list[float] = [0.0]  # change points of the count held by the others
         self.counts: list[int] = [0]  # ... and the count from each on
         self._pending: list[tuple[float, int]] = []  # drawn changes beyond _drawn
+        # each partition's runs drawn and not yet wholly past, and the time of those past
+        self._runs: dict[str, deque[tuple[float, float]]] = {n: deque() for n in self._logical}
+        self._held: dict[str, float] = dict.fromkeys(self._logical, 0.0)
 
     @property
     def active(self) -> bool:
@@ -62,14 +68,18 @@ class Occupancy:
         upto = until + HORIZON_S
         rnd = self._rnd
         changes = self._pending  # (time, +1 or -1), all at or after _drawn
-        for i, (u, run) in enumerate(self._pus):
+        runs: list[tuple[float, float, str]] = []
+        for i, (name, u, run) in enumerate(self._pus):
             t = self._next[i]
             while t < upto:
                 end = t + rnd.expovariate((1.0 - u) / run)
                 changes.append((t, 1))
                 changes.append((end, -1))
+                runs.append((t, end, name))
                 t = end + rnd.expovariate(u / run)
             self._next[i] = t
+        for start, end, name in sorted(runs):
+            self._runs[name].append((start, end))
         changes.sort()
         self._pending = [c for c in changes if c[0] >= upto]
         times, counts = self.times, self.counts
@@ -85,12 +95,30 @@ class Occupancy:
                 counts.append(count)
         self._drawn = upto
 
+    def held_s(self, name: str, now: float) -> list[float]:
+        """Seconds each logical PU of partition *name* has held a physical PU by *now*
+        (asked with *now* never going back: the monitor's samples)."""
+        self._extend(now)
+        runs = self._runs[name]
+        while runs and runs[0][1] <= now:
+            start, end = runs.popleft()
+            self._held[name] += end - start
+        partial = sum(now - start for start, _ in runs if start < now)
+        n = self._logical[name]
+        return [(self._held[name] + partial) / n] * n
+
     def held(self, t: float) -> tuple[int, float]:
         """Physical PUs the others hold at *t*, and when that next changes."""
         self._extend(t)
         i = bisect_right(self.times, t) - 1
         nxt = self.times[i + 1] if i + 1 < len(self.times) else self._drawn
         return self.counts[i], nxt
+
+    def free(self, start: float, work: float, ours: int) -> bool:
+        """Whether a burst of *work* from *start* surely runs straight through: a physical
+        PU is left even if all *ours* other logical PUs of z/VM run, till it ends."""
+        held, nxt = self.held(start)
+        return held + ours < self.capacity and start + work <= nxt
 
     def place(
         self, start: float, work: float, running: list[tuple[float, float]]

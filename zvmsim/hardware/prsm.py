@@ -47,6 +47,7 @@ from ..cp.spinlock import PoolState
 
 if TYPE_CHECKING:
     from ..calibration import PrsmCosts
+    from .occupancy import Occupancy
     from .pools import OtherPools
 
 __all__ = [
@@ -199,6 +200,11 @@ class Prsm:
         self._window_wanted: dict[str, float] = {}
         self.contended = self._can_be_contended()  # fixed by the configuration
         self.own_contended = self._can_be_contended(self.own.pu_type)  # z/VM's pool
+        # the pools z/VM does not run in
+        self.others_contended = any(
+            self._can_be_contended(t) for t in cec.pus if t != self.own.pu_type
+        )
+        self.occupancy: Occupancy | None = None  # the others in z/VM's pool, dispatch by dispatch
         self.own_share: PoolShare | None = None  # z/VM's logical PUs' last PR/SM grant
         self.costs = costs
         self.intercepts = [0] * processors.count  # Diag x'44'/x'9C' calls of z/VM's PUs
@@ -225,8 +231,14 @@ class Prsm:
         """Begin sharing out the pools (only where they can be oversubscribed or vary)."""
         if self.own_contended or self.charged:  # charged: a moment's peaks matter too
             self.env.process(self._run())
-        if self.pools is not None and (self.contended or self.pools.wanted()):
+        if self.pools is not None and (self.others_contended or self.pools.wanted()):
             self.pools.start()
+
+    def attach_occupancy(self, occupancy: Occupancy) -> None:
+        """The others in z/VM's pool hold physical PUs dispatch by dispatch (*occupancy*):
+        that stands for PR/SM's sharing of z/VM's pool, tick by tick, and their time."""
+        self.occupancy = occupancy
+        self.own_contended = False
 
     def _others_demand(self, part: PartitionConfig, now: float) -> float:
         return part.logical * part.busy if now >= part.busy_from_s else 0.0
@@ -308,6 +320,8 @@ class Prsm:
         pools = self.pools
         if pools is not None and pools.running and part.pu_type != self.own.pu_type:
             return pools.dispatched_s(f"{part.name} {part.pu_type}")
+        if self.occupancy is not None and part.pu_type == self.own.pu_type and not part.dedicated:
+            return self.occupancy.held_s(part.name, now)
         if not self.own_contended:  # never shared out: each PU ran what it wanted
             return [max(0.0, now - part.busy_from_s) * part.busy] * part.logical
         return list(self.dispatched_s[part.name])
@@ -358,7 +372,7 @@ class Prsm:
             return 0.0
         return costs.redispatch_passes * pool_dispatch_s(self.cec, self.own.pu_type, costs)
 
-    def pool_others(self) -> tuple[int, list[tuple[int, float]]]:
+    def pool_others(self) -> tuple[int, list[tuple[str, int, float]]]:
         """z/VM's shared pool for :class:`~zvmsim.hardware.occupancy.Occupancy`: its
         physical PUs, and each other partition's logical PUs with the share of the time
         each holds a physical PU: what it wants, up to its weight's share of the pool
@@ -370,7 +384,7 @@ class Prsm:
         )
         total_weight = sum(p.weight for p in pool) or 1
         others = [
-            (p.logical, min(p.busy, capacity * p.weight / total_weight / p.logical))
+            (p.name, p.logical, min(p.busy, capacity * p.weight / total_weight / p.logical))
             for p in pool
             if not p.own and p.logical
         ]
