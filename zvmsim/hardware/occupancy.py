@@ -13,6 +13,13 @@ z/VM's other running logical PUs hold every physical PU is *suspended*
 (FCX126 %Susp) until one of them lets go (PR/SM gives the physical PU to a
 partition under its share at once, so the others never wait for z/VM).
 
+That is right for others well under their share (the undersized LPAR's
+nearly idle sibling). For a sibling that wants its whole share it overstates
+z/VM's wait: the others' dispatches do not look at z/VM, so for moments they
+may hold more physical PUs than z/VM's weight leaves them, where PR/SM would
+have preempted one for z/VM; and a sibling never takes more than its share,
+even of what z/VM leaves idle.
+
 Used where the scenario asks for it (``[cec] occupancy = true``) and z/VM's
 logical PUs are shared; z/VM's logical PUs ask :meth:`Occupancy.place` when
 a burst starts (:class:`zvmsim.cp.dispatch.Processors`).
