@@ -175,14 +175,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "ready at once (high_frames); the seed's CP evidently wrote fewer pages "
         "together (its 3390-9s at 22% also show 3), which is not modelled"
     ),
-    ("undersized_lpar", "", "pct_susp"): (
-        ".2 against 1.9: PR/SM's redispatch after each wait (prsm.toml, fitted on "
-        "HiperSockets' .3) gives what the 2086 of 'fine' and this partition after its "
-        "upgrade show; the rest needs a pool that is short of physical IFLs now and then. "
-        "The seed's 9 physical PUs of a 2094-606 (6 CPs, one shared ICF for both "
-        "coupling facilities) leave 2 IFLs for 4 logical ones before and 3 for 6 after "
-        "(the customer's 'one more processor'); our CEC has 3 in both"
-    ),
     ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "pgin_pgout"): (
         "141 a second against 5.7: the guests' first touches fill the 52 GB in the last "
         "half minute and the first demand scan moves 35,000 frames to XSTORE at once "
@@ -328,15 +320,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "33-35 (and %TIW 34 against 10), so the seed's users look like a mix of the "
         "two, or spent more of their active samples working: the seed's %IOA 8, "
         "%SIM 2 and some 7 left for %RUN against our 4, 0 and 0"
-    ),
-    ("hipersockets", "", "pct_ovhd@XXX1"): (
-        "ours .09: PR/SM's overhead per busy logical PU is one constant "
-        "(overhead_per_busy, read off the healthy 2086's %Ovhd .2), so a 22%-busy "
-        "IFL shows less; the seed's .1-.2 does not fall with busy as ours does"
-    ),
-    ("hipersockets", "", "pct_ovhd@YYYA CP"): (
-        "ours .29: the same constant makes a 70%-busy CP show more; the seed's .1 "
-        "does not rise with busy"
     ),
 }
 

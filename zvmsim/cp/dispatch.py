@@ -122,6 +122,7 @@ class Processors:
         "wakes",
         "lock",
         "redispatch_s",
+        "occupancy",
         "_freed_cbs",
         "_next_cbs",
         "_deferred",
@@ -179,6 +180,7 @@ class Processors:
         self.wakes = [0] * count  # bursts started on a waiting processor (PR/SM dispatches)
         self.lock: Any = None  # CP's scheduler spin lock, when modelled (see attach_lock)
         self.redispatch_s = 0.0  # PR/SM's time to dispatch a waking processor (set_redispatch)
+        self.occupancy: Any = None  # who holds the pool's physical PUs (set_occupancy)
         # per processor, the callbacks a moment after a burst's end and at it (made once)
         self._next_cbs = [self._next_cb(cpu) for cpu in range(count)]
         self._freed_cbs = [self._freed_cb(cpu) for cpu in range(count)]
@@ -196,6 +198,26 @@ class Processors:
         # on a Clock (which tells the entry it is processing), a wake's end is put on
         # the schedule only if work queues before it (see _defer)
         self._deferring = seconds > 0 and hasattr(self.env, "_current")
+
+    def set_occupancy(self, occupancy: Any) -> None:
+        """The other partitions hold physical PUs of our pool now and then
+        (:class:`~zvmsim.hardware.occupancy.Occupancy`): a burst that finds every
+        physical PU held is suspended until one is let go."""
+        self.occupancy = occupancy
+        self._track_segments()
+
+    def _running(self, cpu: int, after: float) -> list[tuple[float, float]]:
+        """The other processors' placed spans of running (not suspended) ending after *after*."""
+        spans = []
+        for other, segs in enumerate(self._segments):  # type: ignore[arg-type]
+            if other == cpu:
+                continue
+            for start, end, speed in reversed(segs):
+                if end <= after:
+                    break
+                if speed > 0:
+                    spans.append((start, end))
+        return spans
 
     def _track_segments(self) -> None:
         """Keep each processor's placed segments (busy and suspended) from now on."""
@@ -311,6 +333,21 @@ class Processors:
                 rate = user.share_absolute / 100.0 * self.count  # processors' worth it may use
                 user.limit_free_at = start + total / rate
         speed = self.speed[cpu]
+        occupancy = self.occupancy
+        if (
+            occupancy is not None
+            and speed == 1.0
+            and total > 0
+            and not occupancy.free(start, total, self.count - 1)
+        ):
+            # the others may hold the physical PUs: running and suspended spans
+            segs = self.occupancy.place(start, total, self._running(cpu, start))
+            end = segs[-1][1]
+            self.susp_s[cpu] += end - start - total
+            free_at[cpu] = end
+            self._segments[cpu].extend(segs)  # type: ignore[index]
+            speed = total / (end - start)  # (what unrun sees of it)
+            return self._run_burst(cpu, user, start, end, speed, total, virtual_s, waiter)
         if speed == 1.0:
             end = start + total
         else:
@@ -567,7 +604,16 @@ class Processors:
             return False
         cpu = free_at.index(low)
         cp = self.cp
-        if self.lock is not None or cp.limithard:
+        occupancy = self.occupancy
+        if (
+            self.lock is not None
+            or cp.limithard
+            or (
+                occupancy is not None
+                and cp_s > 0
+                and not occupancy.free(now + redispatch_s, cp_s, self.count - 1)
+            )
+        ):
             self._place(cpu, cp, cp_s, 0.0)
             return True
         # _place's steps for CP's own burst on a waiting processor, in its order

@@ -23,16 +23,28 @@ logical PUs can pick up (network input that an OSA adapter has already put
 in storage) waits only when none of them is dispatched, probability
 (1 − *d*)^*n*, and then for the first of *n*. A pool with room to spare
 (*w* = *d*) makes nobody wait.
+
+**PR/SM's time.** Each dispatch of a shared logical PU costs PR/SM
+:func:`~zvmsim.hardware.prsm.pool_dispatch_s` of physical time (FCX126
+%Ovhd): a logical PU is dispatched once per busy period of its own and, while
+it wants more than it gets, once more per dispatch interval PR/SM ends
+(:func:`~zvmsim.hardware.prsm.dispatch_rate`). That time comes out of the
+pool before it is shared out (last tick's, in PUs). A dedicated logical PU
+keeps its physical PU: PR/SM does not dispatch it.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Generator
+from typing import TYPE_CHECKING
 
 import simpy
 
-from .prsm import CecConfig, PartitionConfig, PoolShare, share_pool
+from .prsm import CecConfig, PartitionConfig, PoolShare, dispatch_rate, pool_dispatch_s, share_pool
+
+if TYPE_CHECKING:
+    from ..calibration import PrsmCosts
 
 __all__ = ["OtherPools", "ZOS_TYPES"]
 
@@ -47,19 +59,21 @@ class OtherPools:
         self,
         env: simpy.Environment,
         cec: CecConfig,
-        overhead_per_busy: float,
+        costs: PrsmCosts,
         dispatch_interval_s: float,
         rnd: random.Random,
     ) -> None:
-        """*rnd* draws the swings of the z/OS partitions' demand."""
+        """*rnd* draws the swings of the z/OS partitions' demand; *costs*: PR/SM's time
+        per dispatch and a load partition's run per dispatch (``prsm.toml``)."""
         self.env = env
         self.cec = cec
-        self.overhead_per_busy = overhead_per_busy
+        self.run_s = costs.other_run_ms / 1000.0
         self.interval_s = dispatch_interval_s
         self._rnd = rnd
         own = next(p for p in cec.partitions if p.own)
         self.parts = [p for p in cec.partitions if p.pu_type != own.pu_type]
         self._dispatched = {_key(p): 0.0 for p in self.parts}  # seconds, each logical PU
+        self._dispatches = {_key(p): 0.0 for p in self.parts}  # PR/SM's, each logical PU
         self._logical = {_key(p): p.logical for p in self.parts}
         self.share = {_key(p): PoolShare(1.0, 1.0) for p in self.parts}
         self._used: dict[str, float] = {}  # CPU seconds servers used, this tick
@@ -75,6 +89,8 @@ class OtherPools:
             self._members[pu_type] = [
                 (p, _key(p), p.pu_type in ZOS_TYPES and not p.dedicated) for p in group
             ]
+        self._dispatch_s = {t: pool_dispatch_s(cec, t, costs) for t in self._groups}
+        self._ovhd_pus = {t: 0.0 for t in self._groups}  # PR/SM's time last tick, in PUs
         self.running = False
 
     def wanted(self) -> bool:
@@ -140,9 +156,8 @@ class OtherPools:
             want = p.logical * min(1.0, busy * level[p.name])
             want += server_demand.get(key, 0.0)
             want = min(float(p.logical), want)
-            if p.dedicated:  # its own physical PUs: runs what it wants, PR/SM's time included
-                granted = min(want, p.logical / (1.0 + self.overhead_per_busy))
-                self._dispatch(p, granted, want, tick, key)
+            if p.dedicated:  # its own physical PUs: runs what it wants
+                self._dispatch(p, want, want, tick, key)
                 continue
             demand[p.name], weight[p.name] = want, p.weight
             if p.capped:
@@ -150,23 +165,37 @@ class OtherPools:
         if not demand:
             return
         # PR/SM's own time for the logical PUs it dispatches comes out of the pool
-        alloc = share_pool(capacity / (1.0 + self.overhead_per_busy), demand, weight, capped)
+        left = max(0.0, capacity - self._ovhd_pus[pu_type])
+        alloc = share_pool(left, demand, weight, capped)
+        rate = 0.0  # dispatches a second in the pool
         for p, key, _ in members:
             if not p.dedicated:
-                self._dispatch(p, alloc[p.name], demand[p.name], tick, key)
+                rate += self._dispatch(p, alloc[p.name], demand[p.name], tick, key)
+        self._ovhd_pus[pu_type] = rate * self._dispatch_s[pu_type]
 
     def _dispatch(
         self, part: PartitionConfig, granted: float, wanted: float, tick: float, key: str
-    ) -> None:
+    ) -> float:
+        """Give *part* its grant for one tick; its logical PUs' dispatches a second."""
         n = part.logical
         if not n:
-            return
-        self._dispatched[key] += granted / n * tick
-        self.share[key] = PoolShare(granted / n, wanted / n)
+            return 0.0
+        d, w = granted / n, wanted / n
+        self._dispatched[key] += d * tick
+        self.share[key] = PoolShare(d, w)
+        if part.dedicated:
+            return 0.0
+        rate = dispatch_rate(d, w, self.run_s, self.interval_s)
+        self._dispatches[key] += rate * tick
+        return rate * n
 
     def dispatched_s(self, key: str) -> list[float]:
         """Seconds each logical PU of partition-and-type *key* has been dispatched."""
         return [self._dispatched[key]] * self._logical[key]
+
+    def dispatches(self, key: str) -> list[float]:
+        """PR/SM's dispatches of each logical PU of partition-and-type *key* so far."""
+        return [self._dispatches[key]] * self._logical[key]
 
     def speed(self, key: str) -> float:
         """Share of what partition-and-type *key* wants that PR/SM gives it now (0..1]."""
