@@ -209,12 +209,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "(dispatcher, scheduler and other locks on the full-size machine); putting it "
         "in would mean copying the figure into a constant"
     ),
-    ("pav_mdc", "mdc=on;vm64199=off", "resp_ms@E700"): (
-        "ours 8.1 ms: zvmsim times every queued I/O, so Resp - Serv = Qued / rate "
-        "(2.9 / 490 = 6 ms); the seed's base shows Qued 2.9 with Resp only .2 above "
-        "Serv, most likely because CP did not time the queue wait of MDC's own "
-        "full-track reads, which the queue samples still counted (docs/reports/FCX108.md)"
-    ),
     ("pav_mdc", "mdc=on;vm64199=off", "tv_ratio@SQPERF1..4"): (
         "ours 2.62 with and without the fix, seed 2.1 without it. VM64199 only makes "
         "MDC's full-track reads PAV-eligible (zvmsim.cp.mdc), so CP's cost of a "
