@@ -209,16 +209,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "(dispatcher, scheduler and other locks on the full-size machine); putting it "
         "in would mean copying the figure into a constant"
     ),
-    ("pav_mdc", "mdc=on;vm64199=off", "tv_ratio@SQPERF1..4"): (
-        "ours 2.62 with and without the fix, seed 2.1 without it. VM64199 only makes "
-        "MDC's full-track reads PAV-eligible (zvmsim.cp.mdc), so CP's cost of a "
-        "virtual I/O is the same either way. The seed's users' virtual time is not "
-        "proportional to their virtual I/Os: its three FCX112 excerpts fit VCPU = "
-        "0.44 ms a second + 7.7 us a virtual I/O (MDC off 4.6 ms/s at 537, without "
-        "the fix 1.7 at 160, with it 4.9 at 580), so at the no-fix rate the fixed "
-        "part weighs more and T/V falls; our COPYFILE user charges 8.8 us a virtual "
-        "I/O and nothing else. A fixed part would be fitted on this very row"
-    ),
     ("pav_mdc", "mdc=on;vm64199=on", "disc_ms@E700"): (
         "ours .2: the 2105's disconnect is one constant for every I/O (fitted on "
         "MDC off). The seed's disconnect follows how many I/Os run at once on the "

@@ -210,11 +210,13 @@ class VolumeIO:
         self.started += 1
         self.in_flight += 1
         base = self.base
+        queued = False
         if not base.busy:
             rdev = base
         else:
             rdev = self._free_exposure(pav_eligible)
             if rdev is None:
+                queued = True
                 wait = env.event()
                 queued_at = env._now
                 self._queue.append((pav_eligible, wait))
@@ -263,7 +265,10 @@ class VolumeIO:
             path.read_bytes += nbytes
         else:
             path.write_bytes += nbytes
-        user.pending_cp_s += self._rio_s
+        if queued:  # started on the interrupt path of the I/O before it
+            self.processors.charge_system(self._rio_s)
+        else:
+            user.pending_cp_s += self._rio_s
         self.processors.field_interrupt()
         self.in_flight -= 1
         if self._queue:
