@@ -219,7 +219,10 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "over, well within the 2105's cache); contention for a shared resource "
         "inside the 2105, sized on MDC off's .2 at 2190 I/Os a second, would give "
         "about .2 again with the fix (1680 I/Os a second, a third of them 56 KB), "
-        "not .4 (a rough M/D/1 estimate). What raises it is not known; not modelled"
+        "not .4 (a rough M/D/1 estimate). Nor does a wait to reconnect on a busy "
+        "path: the four FICON paths carry about 2.6 s of connect time a second with "
+        "MDC off and 2.5 with the fix, so an M/M/4 wait is about .3 ms in both, not "
+        ".2 and .4. What raises it is not known; not modelled"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@67 and 69"): (
         "ours 3.5% on seed 1 (6.3-6.4 on seeds 2 and 3) against 4-12: with the "
