@@ -21,6 +21,15 @@ the base). zvmsim keeps that wait apart (``Rdev.untimed_s``), so Little's
 law holds for the queue as sampled: Req. Qued = I/O rate x (timed + untimed
 wait per I/O).
 
+CP's path for a real I/O (``rio_us``: start it, field its end) is charged to
+the user who asked for it when the I/O starts at once, on that user's own
+path. An I/O that waited in the queue is started by CP on the interrupt path
+of the I/O before it, which runs for no user: its path is system time (our
+hypothesis, from the PAV and MDC case: without APAR VM64199, with nearly
+every I/O queued at the base, the users' T/V fell from 2.3 with MDC off to
+2.1, where MDC's own path lengths would have raised it, as they did to 2.6
+with the fix).
+
 Over multiplexing channels (FICON) CP rotates the I/Os over the volume's
 paths. Over one-at-a-time channels (ESCON) an I/O needs a free path for its
 connect phase: it takes the first free one, or waits for one, and that wait
