@@ -651,6 +651,7 @@ class MonitorCollector:
                         conn_us=_us(rdev.conn_s),
                         cuwt_us=0,
                         queue_us=_us(rdev.queue_s),
+                        untimed_us=_us(rdev.untimed_s),
                         hf_samples=hf[0],
                         hf_queued=hf[1],
                         hf_busy=hf[2],
