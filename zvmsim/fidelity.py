@@ -166,22 +166,14 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "our DB2 guest spreads its reads evenly over its four volumes; the seed's "
         "volumes range 2.3-3.3"
     ),
-    ("undersized_lpar", "", "page_writes"): (
-        "29.2/29.1/29.0 pages/s per volume (seeds 1-3) against 18.3, with reads 19.8 "
-        "against 23.6: before 6.3 a page reaches DASD only by XSTORE migration, and "
-        "every guest here pages back from XSTORE, so migration by age and user takes "
-        "the oldest XSTORE pages as before. Writes are what XSTORE cannot keep (about "
-        "730 a second against 495 read back); the difference is the guests' first "
-        "touches of pages they never used (about 235 a second), whose pages end on DASD. "
-        "The seed reads more than it writes, so its DASD holdings shrank in that window "
-        "(pages released, or guests using less): not modelled (issue 18 section 6)"
-    ),
     ("undersized_lpar", "", "block_size"): (
-        "about 3.9 pages per paging I/O against 2-3: on these half-full volumes the "
-        "runs of free slots at the cursor are long, so our writes are limited by the "
-        "pages CP has ready, and our demand scan has a whole available-list refill "
-        "ready at once (high_frames); the seed's CP evidently wrote fewer pages "
-        "together (its 3390-9s at 22% also show 3), which is not modelled"
+        "3.99 pages per write I/O (seeds 1-3) against 2-3: each write takes the run "
+        "of free slots at the cursor, the pages one read frees (2, read_pages_max) "
+        "over the used share (0.50 here), so 4. The same rule gives the seed's "
+        "57-60%-full 3390-3s 3.3-3.5 but its 22%-full 3390-9s 9 where they show 3: "
+        "the seed's writes are shorter than its free space allows, limited by the "
+        "pages CP had ready to write together, which the model does not follow (our "
+        "demand scan's refill of the available list, high_frames, has plenty ready)"
     ),
     ("undersized_lpar", "", "pct_susp"): (
         ".2 against 1.9: PR/SM's redispatch after each wait (prsm.toml, fitted on "
@@ -190,11 +182,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "The seed's 9 physical PUs of a 2094-606 (6 CPs, one shared ICF for both "
         "coupling facilities) leave 2 IFLs for 4 logical ones before and 3 for 6 after "
         "(the customer's 'one more processor'); our CEC has 3 in both"
-    ),
-    ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "pgin_pgout"): (
-        "141 a second against 5.7: the guests' first touches fill the 52 GB in the last "
-        "half minute and the first demand scan moves 35,000 frames to XSTORE at once "
-        "(1,119 a second in that interval, about 1 in the others)"
     ),
     ("memory63", "workload=sweet-spot;release=6.3", "pct_sys"): (
         "no mechanism the talk documents reaches 4.7%: its FCX143 example from its "

@@ -11,8 +11,10 @@ is resident, a synchronous CP page-in if it is in XSTORE, and a page fault
 Because there is one thread, only one page fault is ever outstanding.
 
 **Server.** A guest that touches a hot set (its working set) quickly and the
-rest of its storage slowly; its pages are counted, not tracked one by one.
-Touches of pages that are not resident become page faults. Between the two,
+rest of the storage it uses (``used_mb``, its footprint) slowly; its pages
+are counted, not tracked one by one. Its storage in use has settled, so it
+touches none of its other pages. Touches of pages that are not resident
+become page faults. Between the two,
 an optional *warm* set (``warm_mb``, touched ``warm_touch_rate`` times a
 second: file cache, daemons that wake now and then) is used often enough to
 be resident when storage is plentiful, and seldom enough that a demand scan
