@@ -168,12 +168,17 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ),
     ("undersized_lpar", "", "block_size"): (
         "3.99 pages per write I/O (seeds 1-3) against 2-3: each write takes the run "
-        "of free slots at the cursor, the pages one read frees (2, read_pages_max) "
-        "over the used share (0.50 here), so 4. The same rule gives the seed's "
-        "57-60%-full 3390-3s 3.3-3.5 but its 22%-full 3390-9s 9 where they show 3: "
-        "the seed's writes are shorter than its free space allows, limited by the "
-        "pages CP had ready to write together, which the model does not follow (our "
-        "demand scan's refill of the available list, high_frames, has plenty ready)"
+        "of free slots at the cursor, the pages one read frees over the used share "
+        "(here 2 / 0.50). The same rule fits the seed's 3390-3s if their reads bring "
+        "about 1.7 pages: solving each row's SSCH for pages per read R with writes of "
+        "R / used share gives R 1.70-1.77 and writes of 2.9-3.1 pages, shown 2 or 3 "
+        "(truncated); the thrasher's tracked blocks (the pages of one segment stolen "
+        "together, some single) give 1.6. Our counted Linux guests' reads always "
+        "bring read_pages_max = 2: counted spaces keep no segment blocks, and the "
+        "pages on DASD here were mostly written by the storage history's large "
+        "steals, whose segment blocks are full. Not modelled; it would reach every "
+        "scenario with counted spaces on DASD. The rule does not fit the seed's "
+        "22%-full 3390-9s (7 against 3)"
     ),
     ("undersized_lpar", "", "pct_susp"): (
         ".2 against 1.9: PR/SM's redispatch after each wait (prsm.toml, fitted on "
