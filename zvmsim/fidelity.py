@@ -241,7 +241,7 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "the same less busy channels as pct_busy@67 and 69"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@>>Mean>>"): (
-        "ours 6.0%: T/V is fitted (vdisk_us_per_block), so the busy follows the VDISK "
+        "ours 5.9%: T/V is fitted (vdisk_us_per_block), so the busy follows the VDISK "
         "blocks formatted a second; the seed's 10.3% needs about 1.7 times as many. The "
         "pace was sized on the paging I/O rate, which now runs at .6 a second per volume "
         "(seed .8-1.3); a shorter use time (use_s 5 instead of 10) raises the busy to 7% "
