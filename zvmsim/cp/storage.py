@@ -18,6 +18,7 @@ aging list can replace it without touching this module.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from collections.abc import Generator
@@ -216,6 +217,8 @@ class Storage:
             return False
         if not vm.reorder:  # SET REORDER userid OFF: its bits are never reset
             return False
+        if vm.reorder_until == math.inf:  # a reorder in progress
+            return False
         now = self.env.now
         used = vm.tcpu_s
         last = self._reordered.get(space.name)
@@ -225,11 +228,18 @@ class Storage:
         jitter = self._reorder_jitter
         spread = 1.0 + jitter * (2.0 * self.reorder_rnd.random() - 1.0)
         seconds = space.resident * self._reorder_s * spread
-        vm.reorder_until = max(vm.reorder_until, now) + seconds
-        self.processors.run_system(seconds)
+        vm.reorder_until = math.inf  # stopped until CP's walk of its frames is done
+        vm.reorder_done = done = self.env.event()
+        work = self.processors.run_for(vm, seconds)
+        work.callbacks.append(lambda _event: self._reorder_end(vm, done))
         space.reorders += 1
         space.reorder_s += seconds
         return True
+
+    def _reorder_end(self, vm: Vmdbk, done: simpy.Event) -> None:
+        """A reorder's walk is done: *vm* may run again."""
+        vm.reorder_until = self.env.now
+        done.succeed()
 
     def steal(self, space: Space, n: int, honour_ref: bool, reset_bits: bool = True) -> int:
         """Take up to *n* resident pages of *space*; return how many were taken.
