@@ -207,9 +207,13 @@ class Storage:
         Before z/VM 6.3 resetting a guest's bits means walking its whole
         user-frame-owned list (an RRBE per frame): CP time in proportion to the
         pages resident, during which the guest — all its virtual CPUs — is
-        stopped. The work holds a processor (system time); the guest waits
-        until it is done. CP reorders a guest periodically: here, once it has
-        used ``reorder_cpu_s`` of processor time since its last reorder.
+        stopped. The work holds a processor (system time), dispatched on the
+        guest's behalf at its share (:meth:`Processors.run_for`): IBM says a
+        reorder serializes the guest being reordered, not the system, and
+        several guests may be reordered at once. The guest waits until the
+        walk is done (a guest being reordered is not reordered again). CP
+        reorders a guest periodically: here, once it has used
+        ``reorder_cpu_s`` of processor time since its last reorder.
         Returns whether the reorder was done.
         """
         vm = space.vm
@@ -219,7 +223,6 @@ class Storage:
             return False
         if vm.reorder_until == math.inf:  # a reorder in progress
             return False
-        now = self.env.now
         used = vm.tcpu_s
         last = self._reordered.get(space.name)
         if last is not None and used - last < self._reorder_gap:
