@@ -86,29 +86,17 @@ def test_a_guest_is_reordered_again_only_after_using_the_processor() -> None:
     assert space.reorders == 2
 
 
-def test_reorders_of_several_guests_do_not_stop_the_others() -> None:
-    """IBM: reorder serializes the guest being reordered, not the system. Three
-    guests reordered at once on two processors: another guest's burst still
-    starts at once (each walk is dispatched at its guest's share, not ahead)."""
-    env = simpy.Environment()
-    procs = Processors(env, 2)
-    paging = PagingDevices(env, [], Vmdbk("SYSTEM"))
-    st = Storage(
-        env, 40 * GB, 4 * GB, 1000, 2000, paging, procs, 2, PATHS, random.Random(1),
-        reorder_rnd=random.Random(7),
-    )  # fmt: skip
-    st.policy = DemandScan62()
-    for n in range(3):
-        vm = Vmdbk(f"BIG{n}")
-        space = st.add(Space(f"BIG{n}", f"BIG{n}", "guest", 8 * GB, random.Random(n)))
-        space.vm = vm
-        st.quiet = True
-        st.first_touch_counted(space, 8 * GB)
-        st.quiet = False
-        assert st.reorder(space)
-    other = Vmdbk("SMALL")
-    other.vfinish = 5e-4  # it ran a 50 ms burst lately: it is a little ahead of its share
-    env.run(until=0.1)
-    done = procs.run(other, 0.002, 0.0)
-    env.run(until=0.2)
-    assert done.triggered  # it waited its turn, not for the reorders to end (~1.5 s)
+def test_a_scan_arms_a_guest_not_yet_due_and_its_dispatch_reorders_it() -> None:
+    """Each guest on its own schedule: a demand scan that finds a guest not yet due
+    arms it, and CP reorders it at its first dispatch once it is due."""
+    env, st, space = _system(reorder=True)
+    st.first_touch_counted(space, 2 * GB)  # the first scan reorders it
+    assert space.reorders == 1
+    vm = space.vm
+    env.run(until=2.0)  # that reorder is over
+    space.referenced = space.resident
+    st.first_touch_counted(space, GB // 2)  # another scan: it has not run since
+    assert space.reorders == 1 and vm.reorder_at < math.inf
+    vm.tcpu_s += 0.8  # it has used 0.8 s of processor time since
+    done = st.processors.run(vm, 0.001, 0.0)  # its next dispatch: CP reorders it first
+    assert space.reorders == 2 and vm.reorder_until == math.inf and not done.triggered

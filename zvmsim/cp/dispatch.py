@@ -126,7 +126,7 @@ class Processors:
         "_deferred",
         "_deferring",
         "_any_deferred",
-        "_agents",
+        "reorder_hook",
     )
 
     def __init__(
@@ -161,8 +161,8 @@ class Processors:
         # whose share puts its bursts ahead of the guests'
         self.cp = Vmdbk("*CP*")
         self.cp.weight = 1e9
-        self.cp.system = True
-        self._agents: dict[str, Vmdbk] = {}  # CP's work on a user's behalf (run_for), by user
+        # page reorder (before z/VM 6.3): called with a user whose reorder has come due
+        self.reorder_hook: Callable[[Vmdbk], object] | None = None
         self.limits: Any = None  # SET SRM LIMITHARD (zvmsim.cp.limits.LimitHard), once built
         self.excess: Any = None  # the excess-share defect's order (zvmsim.cp.excess), if on
         # the master processor and its master-only PLDV: (queued at, user, total, virtual, event)
@@ -234,6 +234,10 @@ class Processors:
             return env.process(self._after_admission(user, virtual_s, cp_s))
         if user.limithard and user.limit_free_at > now:  # over its limit: held back
             return env.process(self._after_limit(user, virtual_s, cp_s))
+        if user.tcpu_s >= user.reorder_at:  # its reorder came due: CP does it now
+            user.reorder_at = float("inf")
+            if self.reorder_hook is not None:
+                self.reorder_hook(user)
         if user.reorder_until > now:  # CP is reordering its pages: it is stopped
             return env.process(self._after_reorder(user, virtual_s, cp_s))
         if master or user.on_master:
@@ -289,7 +293,7 @@ class Processors:
         start = self.env._now
         if self._segments is None and not self.refill_s and not user.limithard:
             return self._place_plain(cpu, user, total, virtual_s, waiter)
-        if self.refill_s and cpu != user.burst[3] and not user.system and user.tcpu_s:
+        if self.refill_s and cpu != user.burst[3] and user is not self.cp and user.tcpu_s:
             total += self.refill_s  # its working set is in another processor's cache
             self.migrations += 1
             self.refill_time_s += self.refill_s
@@ -358,7 +362,7 @@ class Processors:
         now = env._now
         self.busy_s[cpu] += total
         self.virtual_s[cpu] += virtual_s
-        if user.system:
+        if user is self.cp:
             self.system_s[cpu] += total
         user.vcpu_s += virtual_s
         user.tcpu_s += total
@@ -514,18 +518,6 @@ class Processors:
             user.state = CFW
             yield user.reorder_done
         yield self.run(user, virtual_s, cp_s)
-
-    def run_for(self, user: Vmdbk, seconds: float) -> simpy.Event:
-        """CP work on *user*'s behalf (a page reorder) that holds a processor for
-        *seconds*: system time, dispatched at the user's share, one processor at a
-        time. Unlike :meth:`run_system` it does not go ahead of the guests: several
-        users' such work runs at once only where processors are to spare."""
-        agent = self._agents.get(user.userid)
-        if agent is None:
-            agent = self._agents[user.userid] = Vmdbk(user.userid)
-            agent.system = True
-        agent.weight = user.weight
-        return self.run(agent, 0.0, seconds)
 
     def run_system(self, seconds: float) -> simpy.Event:
         """CP work that holds a processor for *seconds* (system time, no user charged).

@@ -63,7 +63,8 @@ class Vmdbk:
         "tcpu_at_add",
         "reorder_until",
         "reorder_done",
-        "system",
+        "reorder_at",
+        "reorder_space",
         "limit_pct",
         "limit_weight",
         "limit_credit",
@@ -104,7 +105,10 @@ class Vmdbk:
         self.tcpu_at_add = 0.0
         self.reorder_until = 0.0  # CP is reordering its pages until then: it may not run
         self.reorder_done: Any = None  # the event that ends the reorder in progress
-        self.system = False  # CP's own work (system time), not a user's
+        # a reorder is due once its processor time reaches this (armed by a demand
+        # scan, see Storage.reorder_due); the space to reorder then
+        self.reorder_at = float("inf")
+        self.reorder_space: Any = None
         # LIMITHARD (see zvmsim.cp.limits): the maximum share, % of the system (0: none),
         # as a dispatcher weight (SET SRM LIMITHARD DEADLINE), and the consumption
         # account of SET SRM LIMITHARD CONSUMPTION (processor seconds, and when last kept)
