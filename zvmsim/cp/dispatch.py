@@ -128,6 +128,7 @@ class Processors:
         "_deferred",
         "_deferring",
         "_any_deferred",
+        "reorder_hook",
     )
 
     def __init__(
@@ -164,6 +165,8 @@ class Processors:
         # whose share puts its bursts ahead of the guests'
         self.cp = Vmdbk("*CP*")
         self.cp.weight = 1e9
+        # page reorder (before z/VM 6.3): called with a user whose reorder has come due
+        self.reorder_hook: Callable[[Vmdbk], object] | None = None
         self.limits: Any = None  # SET SRM LIMITHARD (zvmsim.cp.limits.LimitHard), once built
         self.excess: Any = None  # the excess-share defect's order (zvmsim.cp.excess), if on
         # the master processor and its master-only PLDV: (queued at, user, total, virtual, event)
@@ -256,6 +259,10 @@ class Processors:
             return env.process(self._after_admission(user, virtual_s, cp_s))
         if user.limithard and user.limit_free_at > now:  # over its limit: held back
             return env.process(self._after_limit(user, virtual_s, cp_s))
+        if user.tcpu_s >= user.reorder_at:  # its reorder came due: CP does it now
+            user.reorder_at = float("inf")
+            if self.reorder_hook is not None:
+                self.reorder_hook(user)
         if user.reorder_until > now:  # CP is reordering its pages: it is stopped
             return env.process(self._after_reorder(user, virtual_s, cp_s))
         if master or user.on_master:
@@ -551,7 +558,7 @@ class Processors:
     def _after_reorder(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
         while user.reorder_until > self.env.now:  # a console-function-like wait (%CFW)
             user.state = CFW
-            yield self.env.timeout(user.reorder_until - self.env.now)
+            yield user.reorder_done
         yield self.run(user, virtual_s, cp_s)
 
     def run_system(self, seconds: float) -> simpy.Event:
