@@ -214,7 +214,7 @@ class VolumeIO:
             hold = device.request()
             yield hold
             busy_s = env.now - asked
-        if self._serial:  # _serial_io, inline
+        if self._serial:  # the path: the first free one, or wait for one
             paths = self.paths
             asked = env._now
             self._turn = turn = (self._turn + 1) % len(paths)
