@@ -640,6 +640,7 @@ class Storage:
         space.moving += n
         user.pending_cp_s += self._fault_s
         yield from self.paging.read(user, volume, n)
+        self.paging.read_done(volume, n)
         for i in coming:
             loc[i] = RES
         table.ref[page] = 1  # type: ignore[union-attr]
@@ -750,6 +751,7 @@ class Storage:
         space.moving += n
         user.pending_cp_s += self._fault_s
         yield from self.paging.read(user, volume, n)
+        self.paging.read_done(volume, n)
         space.moving -= n
         space.resident += n
         space.referenced += 1
