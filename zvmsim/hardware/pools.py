@@ -32,7 +32,7 @@ from collections.abc import Generator
 
 import simpy
 
-from .prsm import CecConfig, PartitionConfig, PoolShare, share_pool
+from .prsm import CecConfig, PartitionConfig, PoolShare
 
 __all__ = ["OtherPools", "ZOS_TYPES"]
 
@@ -127,42 +127,60 @@ class OtherPools:
                 drawn.add(p.name)
 
     def _share_out(self, pu_type: str, tick: float) -> None:
+        """Share out the *pu_type* pool for one tick: :func:`share_pool` over the
+        partitions' wants, then each logical PU dispatched its partition's grant.
+
+        :func:`share_pool`'s water-filling is inline, over lists in the members'
+        order instead of dicts by name: the same sums, in the same order."""
         capacity = self._groups[pu_type][1]
-        members = self._members[pu_type]
-        demand, weight, capped = {}, {}, set()
         now, zos_load = self.env.now, self.cec.zos_load
         level, server_demand = self._level, self._server_demand
-        for p, key, scaled in members:
+        dispatched, share, ovhd = self._dispatched, self.share, self.overhead_per_busy
+        shared = []  # (part, key, want) of the shared partitions, in the members' order
+        for p, key, scaled in self._members[pu_type]:
             # what each logical PU wants of its own accord (0..1), before swings
             busy = p.busy if now >= p.busy_from_s else 0.0
             if scaled:
                 busy *= zos_load
-            want = p.logical * min(1.0, busy * level[p.name])
+            n = p.logical
+            want = n * min(1.0, busy * level[p.name])
             want += server_demand.get(key, 0.0)
-            want = min(float(p.logical), want)
+            want = min(float(n), want)
             if p.dedicated:  # its own physical PUs: runs what it wants, PR/SM's time included
-                granted = min(want, p.logical / (1.0 + self.overhead_per_busy))
-                self._dispatch(p, granted, want, tick, key)
+                if n:
+                    granted = min(want, n / (1.0 + ovhd))
+                    dispatched[key] += granted / n * tick
+                    share[key] = PoolShare(granted / n, want / n)
                 continue
-            demand[p.name], weight[p.name] = want, p.weight
-            if p.capped:
-                capped.add(p.name)
-        if not demand:
+            shared.append((p, key, want))
+        if not shared:
             return
         # PR/SM's own time for the logical PUs it dispatches comes out of the pool
-        alloc = share_pool(capacity / (1.0 + self.overhead_per_busy), demand, weight, capped)
-        for p, key, _ in members:
-            if not p.dedicated:
-                self._dispatch(p, alloc[p.name], demand[p.name], tick, key)
-
-    def _dispatch(
-        self, part: PartitionConfig, granted: float, wanted: float, tick: float, key: str
-    ) -> None:
-        n = part.logical
-        if not n:
-            return
-        self._dispatched[key] += granted / n * tick
-        self.share[key] = PoolShare(granted / n, wanted / n)
+        left = capacity / (1.0 + ovhd)
+        total_weight = sum(p.weight for p, _, _ in shared) or 1
+        limit = [
+            min(want, left * p.weight / total_weight) if p.capped else want
+            for p, _, want in shared
+        ]
+        alloc = [0.0] * len(shared)
+        hungry = [i for i, lim in enumerate(limit) if lim > 0]
+        while hungry and left > 1e-12:
+            w = sum(shared[i][0].weight for i in hungry) or 1
+            offer = {i: left * shared[i][0].weight / w for i in hungry}
+            sated = [i for i in hungry if limit[i] - alloc[i] <= offer[i]]
+            if not sated:
+                for i in hungry:
+                    alloc[i] += offer[i]
+                break
+            for i in sated:
+                left -= limit[i] - alloc[i]
+                alloc[i] = limit[i]
+            hungry = [i for i in hungry if i not in sated]
+        for (p, key, want), granted in zip(shared, alloc):
+            n = p.logical
+            if n:
+                dispatched[key] += granted / n * tick
+                share[key] = PoolShare(granted / n, want / n)
 
     def dispatched_s(self, key: str) -> list[float]:
         """Seconds each logical PU of partition-and-type *key* has been dispatched."""
