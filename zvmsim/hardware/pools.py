@@ -159,8 +159,7 @@ class OtherPools:
         left = capacity / (1.0 + ovhd)
         total_weight = sum(p.weight for p, _, _ in shared) or 1
         limit = [
-            min(want, left * p.weight / total_weight) if p.capped else want
-            for p, _, want in shared
+            min(want, left * p.weight / total_weight) if p.capped else want for p, _, want in shared
         ]
         alloc = [0.0] * len(shared)
         hungry = [i for i, lim in enumerate(limit) if lim > 0]
@@ -176,7 +175,7 @@ class OtherPools:
                 left -= limit[i] - alloc[i]
                 alloc[i] = limit[i]
             hungry = [i for i in hungry if i not in sated]
-        for (p, key, want), granted in zip(shared, alloc):
+        for (p, key, want), granted in zip(shared, alloc, strict=True):
             n = p.logical
             if n:
                 dispatched[key] += granted / n * tick
