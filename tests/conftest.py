@@ -215,3 +215,10 @@ def bootstrap_exec(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(bs.os, "execve", execve)
     monkeypatch.setattr(bs.os, "chdir", lambda path: None)
     return bs, started
+
+
+def untimed_queued(run: RunData, addr: str) -> float:
+    """The mean number of requests queued at RDEV *addr* that CP did not time (the
+    minidisk cache's own I/Os, zvmsim.cp.io): Req. Qued = I/O rate x (Resp - Serv) + this."""
+    whole = run.whole
+    return whole.devices[addr].get("untimed_us", 0) / 1e6 / whole.seconds

@@ -12,7 +12,7 @@ import random
 import pytest
 
 import zvmsim
-from zvmsim.calibration import load_calibration
+from zvmsim.calibration import PrsmCosts, load_calibration
 from zvmsim.errors import ZvmsimError
 from zvmsim.hardware.channels import Chpid
 from zvmsim.hardware.hipersockets import HiperSockets
@@ -34,7 +34,7 @@ def _txn(run, workload: str = "DBTXN") -> float:
 
 def _mean_wait(share: PoolShare, n: int, any_of: bool = False, draws: int = 20000) -> float:
     cec = load_scenario("hipersockets").config().cec
-    pools = OtherPools(None, cec, 0.0, 0.0125, random.Random(1))  # type: ignore[arg-type]
+    pools = OtherPools(None, cec, PrsmCosts(), 0.0125, random.Random(1))  # type: ignore[arg-type]
     rnd = random.Random(7)
     return sum(pools.wait(share, n, rnd, any_of) for _ in range(draws)) / draws
 

@@ -209,7 +209,6 @@ class Calibration:
     control_units: dict[str, ControlUnitTiming]
     path_us: dict[str, float]
     read_pages_max: int
-    prsm_overhead: float = 0.0  # PR/SM time per second a logical PU is dispatched
     prsm_dispatch_ms: float = 12.5  # PR/SM's dispatch interval on a contended pool
     vswitch: VSwitchModel = VSwitchModel()
     sxs: SxsModel = SxsModel()
@@ -388,7 +387,6 @@ def load_calibration() -> Calibration:
                 **{k: float(v) for k, v in cp.get("mdc", {}).items() if not k.startswith("source")},
             },
             read_pages_max=int(cp["paging"]["read_pages_max"]),
-            prsm_overhead=float(cp["prsm"]["overhead_per_busy"]),
             prsm_dispatch_ms=float(cp["prsm"]["dispatch_interval_ms"]),
             page_alloc_free=float(cp["paging"].get("page_alloc_free", 0.0)),
             page_alloc_window=float(cp["paging"].get("page_alloc_window", 0.0)),

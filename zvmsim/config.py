@@ -732,6 +732,7 @@ def _cec(
     swing_s = _positive(t.get("swing_s", float, 5.0), "[cec].swing_s")
     dispatch_cost = t.get("dispatch_cost", bool, False)
     redispatch = t.get("redispatch", bool, True)
+    occupancy = t.get("occupancy", bool, False)
     t.done()
     if not 0.0 <= zos_load <= 10.0 or not 0.0 <= zos_swing <= 2.0:
         raise ZvmsimError("[cec]: zos_load must be 0 to 10 and zos_swing 0 to 2")
@@ -829,6 +830,7 @@ def _cec(
         swing_s,
         dispatch_cost,
         redispatch,
+        occupancy,
     )
 
 

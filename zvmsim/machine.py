@@ -46,6 +46,7 @@ from .hardware.cucache import ControlUnitCache, VolumeCache
 from .hardware.dasd import DasdTiming
 from .hardware.drive import Drive
 from .hardware.hipersockets import HiperSockets
+from .hardware.occupancy import Occupancy
 from .hardware.pools import OtherPools
 from .hardware.prsm import Prsm
 from .monitor.collector import MonitorCollector
@@ -84,7 +85,7 @@ class Machine:
         pools = OtherPools(
             self.env,
             config.cec,
-            cal.prsm_overhead,
+            cal.prsm_costs,
             cal.prsm_dispatch_ms / 1000.0,
             self.streams.stream("prsm:swing"),
         )
@@ -92,12 +93,23 @@ class Machine:
             self.env,
             config.cec,
             self.processors,
-            cal.prsm_overhead,
+            cal.prsm_costs,
             pools,
-            cal.prsm_costs if config.cec.dispatch_cost else None,
+            config.cec.dispatch_cost,
         )
         if config.cec.redispatch:  # a waking logical PU waits for PR/SM to dispatch it
             self.processors.set_redispatch(self.prsm.redispatch_s(cal.prsm_costs))
+        if config.cec.occupancy and not self.prsm.own.dedicated:
+            capacity, others = self.prsm.pool_others()
+            occupancy = Occupancy(
+                capacity,
+                others,
+                cal.prsm_costs.other_run_ms / 1000.0,
+                self.streams.stream("prsm:others"),
+            )
+            if occupancy.active:  # the others hold physical PUs now and then
+                self.processors.set_occupancy(occupancy)
+                self.prsm.attach_occupancy(occupancy)
         self.lock: SpinLock | None = None  # CP's scheduler lock, where modelled
         if config.cp.lock_yield != "none":
             self.lock = SpinLock(

@@ -91,6 +91,7 @@ class Processors:
         "env",
         "count",
         "free_at",
+        "guest_burst",
         "busy_s",
         "virtual_s",
         "system_s",
@@ -121,6 +122,7 @@ class Processors:
         "wakes",
         "lock",
         "redispatch_s",
+        "occupancy",
         "_freed_cbs",
         "_next_cbs",
         "_deferred",
@@ -138,6 +140,8 @@ class Processors:
         self.env = env
         self.count = count
         self.free_at = [0.0] * count  # when each processor finishes the work placed on it
+        # per processor, the (start, end) of the last guest burst placed on it
+        self.guest_burst = [(0.0, 0.0)] * count
         self.busy_s = [0.0] * count  # placed busy time (user and system)
         self.virtual_s = [0.0] * count
         self.system_s = [0.0] * count
@@ -176,6 +180,7 @@ class Processors:
         self.wakes = [0] * count  # bursts started on a waiting processor (PR/SM dispatches)
         self.lock: Any = None  # CP's scheduler spin lock, when modelled (see attach_lock)
         self.redispatch_s = 0.0  # PR/SM's time to dispatch a waking processor (set_redispatch)
+        self.occupancy: Any = None  # who holds the pool's physical PUs (set_occupancy)
         # per processor, the callbacks a moment after a burst's end and at it (made once)
         self._next_cbs = [self._next_cb(cpu) for cpu in range(count)]
         self._freed_cbs = [self._freed_cb(cpu) for cpu in range(count)]
@@ -193,6 +198,26 @@ class Processors:
         # on a Clock (which tells the entry it is processing), a wake's end is put on
         # the schedule only if work queues before it (see _defer)
         self._deferring = seconds > 0 and hasattr(self.env, "_current")
+
+    def set_occupancy(self, occupancy: Any) -> None:
+        """The other partitions hold physical PUs of our pool now and then
+        (:class:`~zvmsim.hardware.occupancy.Occupancy`): a burst that finds every
+        physical PU held is suspended until one is let go."""
+        self.occupancy = occupancy
+        self._track_segments()
+
+    def _running(self, cpu: int, after: float) -> list[tuple[float, float]]:
+        """The other processors' placed spans of running (not suspended) ending after *after*."""
+        spans = []
+        for other, segs in enumerate(self._segments):  # type: ignore[arg-type]
+            if other == cpu:
+                continue
+            for start, end, speed in reversed(segs):
+                if end <= after:
+                    break
+                if speed > 0:
+                    spans.append((start, end))
+        return spans
 
     def _track_segments(self) -> None:
         """Keep each processor's placed segments (busy and suspended) from now on."""
@@ -308,6 +333,21 @@ class Processors:
                 rate = user.share_absolute / 100.0 * self.count  # processors' worth it may use
                 user.limit_free_at = start + total / rate
         speed = self.speed[cpu]
+        occupancy = self.occupancy
+        if (
+            occupancy is not None
+            and speed == 1.0
+            and total > 0
+            and not occupancy.free(start, total, self.count - 1)
+        ):
+            # the others may hold the physical PUs: running and suspended spans
+            segs = self.occupancy.place(start, total, self._running(cpu, start))
+            end = segs[-1][1]
+            self.susp_s[cpu] += end - start - total
+            free_at[cpu] = end
+            self._segments[cpu].extend(segs)  # type: ignore[index]
+            speed = total / (end - start)  # (what unrun sees of it)
+            return self._run_burst(cpu, user, start, end, speed, total, virtual_s, waiter)
         if speed == 1.0:
             end = start + total
         else:
@@ -361,6 +401,8 @@ class Processors:
         user.tcpu_s += total
         user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
         user.state = RUN
+        if user is not self.cp:
+            self.guest_burst[cpu] = (start, end)
         delay = end - now
         done = Timeout.__new__(Timeout)
         done.env = env
@@ -562,7 +604,16 @@ class Processors:
             return False
         cpu = free_at.index(low)
         cp = self.cp
-        if self.lock is not None or cp.limithard:
+        occupancy = self.occupancy
+        if (
+            self.lock is not None
+            or cp.limithard
+            or (
+                occupancy is not None
+                and cp_s > 0
+                and not occupancy.free(now + redispatch_s, cp_s, self.count - 1)
+            )
+        ):
             self._place(cpu, cp, cp_s, 0.0)
             return True
         # _place's steps for CP's own burst on a waiting processor, in its order
@@ -678,10 +729,10 @@ class Processors:
             return 0.0, 0.0
         return left, left * share
 
-    @staticmethod
-    def sampled_state(user: Vmdbk, now: float) -> int:
-        """The user's state as a sampler sees it: waiting for a CPU until its burst starts;
-        idle in the dispatch list with an I/O of its own in flight, I/O active (%IOA)."""
+    def sampled_state(self, user: Vmdbk, now: float) -> int:
+        """The user's state as a sampler sees it: waiting for a CPU until its burst starts,
+        or while its timer's interrupt waits for one (:meth:`timer_pending`); idle in the
+        dispatch list with an I/O of its own in flight, I/O active (%IOA)."""
         state = user.state
         if state in (RUN, CPU):
             start, end = user.burst[0], user.burst[1]
@@ -689,9 +740,27 @@ class Processors:
                 return CPU
             if now < end:
                 return RUN
-        elif state == TIW and user.ios:
-            return IOA
+        elif state == TIW:
+            if user.timer_hz and self.timer_pending(user, now):
+                return CPU
+            if user.ios:
+                return IOA
         return state
+
+    def timer_pending(self, user: Vmdbk, now: float) -> bool:
+        """Whether the idle *user*'s last timer interrupt still waits for a processor.
+
+        A Linux guest's timer pops ``hz`` times a second on each virtual CPU, and
+        each pop makes it dispatchable for a few microseconds (their time is
+        charged with its work, :mod:`zvmsim.guests.linux`). A pop that finds every
+        processor busy waits until one of them chooses its next burst: a guest's
+        burst or time slice ends (CP's own work in between returns to the guest it
+        interrupted). So the guest is in CPU wait now if every processor has been
+        running one guest burst since its last pop.
+        """
+        gap = 1.0 / (user.timer_hz * user.virtual_cpus)
+        popped = now - (now / gap - user.timer_phase) % 1.0 * gap  # its last pop
+        return all(start < popped and end > now for start, end in self.guest_burst)
 
 
 def share_weights(users: Iterable[Vmdbk]) -> None:

@@ -198,6 +198,7 @@ class Minidisk:
                 track=track,
                 runs=runs,
                 tracks=self._span(block, count),
+                timed=False,
             )
         to_stage, waits, done = mdc.lookup(user, keys, count)
         if done is None:
@@ -223,7 +224,7 @@ class Minidisk:
             track = self.key_track(to_stage[0]) if volume.cache is not None else None
             tracks = 1 if mdc.record_level else len(to_stage)  # type: ignore[union-attr]
             yield from volume.io(
-                user, nbytes, True, mdc.pav_eligible, state, track=track, tracks=tracks
+                user, nbytes, True, mdc.pav_eligible, state, track=track, tracks=tracks, timed=False
             )  # type: ignore[union-attr]
             mdc.staged(user, to_stage, done)  # type: ignore[union-attr]
         for wait in waits:

@@ -67,6 +67,8 @@ class Vmdbk:
         "on_master",
         "reorder",
         "ios",
+        "timer_hz",
+        "timer_phase",
     )
 
     def __init__(self, userid: str) -> None:
@@ -111,3 +113,7 @@ class Vmdbk:
         # I/Os the guest started and does not wait for (Linux's asynchronous I/O): a
         # sample that finds it idle in the dispatch list with one in flight sees I/O active
         self.ios = 0
+        # the guest's own timer (Linux's hz, per virtual CPU; 0: none) and where in its
+        # period it pops (a fraction of the period)
+        self.timer_hz = 0.0
+        self.timer_phase = 0.0

@@ -5,8 +5,9 @@ bytes in from it). The switch cuts each direction into packets of at most
 one MTU, counts bytes and packets as CP's VSWITCH record does, charges the
 guest CP's time per packet (at its next dispatch, like any CP work done on
 its behalf), adds the bytes and frames to its uplink OSA CHPID, and queues
-the packets for its controller virtual machine (DTCVSWn), which works them
-off in CPU bursts of its own (see :mod:`zvmsim.guests.network`).
+the packets for its controller virtual machine (DTCVSWn) with a QDIO signal
+that wakes it; it works them off in CPU bursts of its own (see
+:mod:`zvmsim.guests.network`).
 
 A request and its response over TCP (:meth:`VSwitch.exchange`) also carry
 the acknowledgements. TCP acknowledges at least every second full-sized
@@ -22,6 +23,8 @@ Discards are counted but never happen yet (no buffer limit is modelled).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from ..calibration import VSwitchModel
 from ..errors import ZvmsimError
@@ -48,7 +51,8 @@ class VSwitch:
         "in_bytes",
         "in_packets",
         "in_discards",
-        "queued",
+        "waker",
+        "round_trip_s",
     )
 
     def __init__(
@@ -69,7 +73,10 @@ class VSwitch:
         self.in_bytes = 0
         self.in_packets = 0
         self.in_discards = 0
-        self.queued = 0  # packets the controller has not worked off yet
+        # the controller's wake-up, when it waits for QDIO signals: waker(delay, packets)
+        # queues *packets* for it *delay* seconds from now and wakes it then
+        self.waker: Callable[[float, int], None] | None = None
+        self.round_trip_s = 0.0  # out through the uplink and an answer back in
 
     def packets(self, nbytes: int) -> int:
         """Packets needed to carry *nbytes*: one per MTU, the last one partly filled."""
@@ -94,12 +101,24 @@ class VSwitch:
         full, part = divmod(nbytes, self.mtu)
         return full // 2, 1 if (full % 2 or part) else 0
 
-    def exchange(self, user: Vmdbk, out_bytes: int, in_bytes: int, ack_bytes: int) -> None:
+    def receive(self, user: Vmdbk, in_bytes: int) -> None:
+        """A request of *in_bytes* for *user* comes in from the LAN now (its answer,
+        later, is :meth:`exchange` with *received*)."""
+        if in_bytes < 0:
+            raise ZvmsimError(
+                f"VSWITCH {self.name}: user {user.userid} cannot move a negative number of bytes"
+            )
+        self.transfer_packets(user, 0, 0, in_bytes, self.packets(in_bytes))
+
+    def exchange(
+        self, user: Vmdbk, out_bytes: int, in_bytes: int, ack_bytes: int, received: bool = False
+    ) -> None:
         """*user* answers a request of *in_bytes* with *out_bytes* over TCP, now.
 
         Data segments as :meth:`transfer`, plus the ACKs of *ack_bytes* each
         (headers only): the far end's for the response, and the guest's own
-        ones for the request that its response does not carry.
+        ones for the request that its response does not carry. *received*: the
+        request's own segments came in before (:meth:`receive`).
         """
         if out_bytes < 0 or in_bytes < 0:
             raise ZvmsimError(
@@ -109,16 +128,18 @@ class VSwitch:
         now_out, delayed_out = self.acks(in_bytes) if in_bytes else (0, 0)
         acks_in = now_in + delayed_in
         acks_out = now_out + (0 if out_bytes else delayed_out)  # the rest rides the response
-        out_p, in_p = self.packets(out_bytes) + acks_out, self.packets(in_bytes)
+        data_in = 0 if received else in_bytes
+        out_p, in_p = self.packets(out_bytes) + acks_out, self.packets(data_in)
         # the request comes in, the response goes out, its ACKs come in a round trip later
         signals = (out_p > 0) + (in_p > 0) + (acks_in > 0)
         self.transfer_packets(
             user,
             out_bytes + acks_out * ack_bytes,
             out_p,
-            in_bytes + acks_in * ack_bytes,
+            data_in + acks_in * ack_bytes,
             in_p + acks_in,
             signals,
+            later=acks_in,
         )
 
     def transfer_packets(
@@ -129,24 +150,27 @@ class VSwitch:
         in_bytes: int,
         in_p: int,
         signals: int | None = None,
+        later: int = 0,
     ) -> None:
         """As :meth:`transfer`, for a guest that cut its data into packets itself.
 
         The bytes are what goes on the wire (the guest's headers included).
         *signals*: the QDIO signals the uplink OSA handles for it (default: one
-        SIGA for the frames out, one interrupt for the frames in).
+        SIGA for the frames out, one interrupt for the frames in). *later*: the
+        last packets in, which come a round trip later (the far end's ACKs).
         """
         self.out_bytes += out_bytes
         self.out_packets += out_p
         self.in_bytes += in_bytes
         self.in_packets += in_p
         user.pending_cp_s += (out_p + in_p) * self._cp_s
-        self.queued += out_p + in_p
         if signals is None:  # one SIGA queues the frames out, one interrupt the frames in
             signals = (out_p > 0) + (in_p > 0)
         self.osa.count(in_bytes, out_bytes, out_p + in_p, signals)
-
-    def take_queued(self) -> int:
-        """The packets queued for the controller since it last looked; the queue empties."""
-        n, self.queued = self.queued, 0
-        return n
+        waker = self.waker
+        if waker is None:  # no controller runs (none is logged on)
+            return
+        if out_p + in_p - later:
+            waker(0.0, out_p + in_p - later)
+        if later:  # the last *later* packets in come a round trip later
+            waker(self.round_trip_s, later)

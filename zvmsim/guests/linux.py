@@ -168,6 +168,11 @@ class LinuxServer(Workload):
         self._timer_s = path_us["timer_tick_us"] / 1e6
         self._timer_system_s = path_us["timer_tick_system_us"] / 1e6
         self._sigp_s = path_us["sigp_us"] / 1e6
+        if self.p["hz"] < 0:
+            raise ZvmsimError(f"user {self.vm.userid}: hz must not be negative")
+        if self.p["hz"]:  # its timer pops, out of step with the other guests' timers
+            self.vm.timer_hz = float(self.p["hz"])
+            self.vm.timer_phase = self.machine.streams.stream(f"timer:{self.vm.userid}").random()
         names = [n.strip() for n in self.p["io_disks"].split(",") if n.strip()]
         self.io_disks = [self.minidisk(n) for n in names]
         if self.p["io_rate"] < 0 or self.p["io_blocks"] < 1:

@@ -143,8 +143,10 @@ class LinuxApp(LinuxServer):
                 yield env.timeout(min(next_tick, arrival) - now)
 
     def _transaction(self) -> Generator:
-        """Serve one request: CPU, then its swap I/Os."""
+        """Serve one request: it comes in, CPU, its swap and disk I/Os, the answer goes out."""
         m, vm, rnd = self.machine, self.vm, self.rnd
+        if self.vswitch is not None:  # the request comes in
+            self.vswitch.receive(vm, int(self.p["net_in_kb"] * 1024))
         yield m.processors.run(vm, self.p["txn_cpu_ms"] / 1000.0, 0.0)
         swaps = poisson(rnd, self.p["swap_per_txn"]) if self.p["swap"] != "none" else 0
         for _ in range(swaps):
@@ -166,6 +168,7 @@ class LinuxApp(LinuxServer):
                 int(self.p["net_out_kb"] * 1024),
                 int(self.p["net_in_kb"] * 1024),
                 self.machine.config.calibration.linux_stack.header_bytes,
+                received=True,
             )
 
     def prepare(self) -> None:

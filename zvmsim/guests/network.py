@@ -1,8 +1,9 @@
 """Network guests: a VSWITCH controller, and a Linux guest that moves data.
 
 **VSWITCH controller** (``vswitch_controller``). The DTCVSWn virtual machine
-that drives a VSWITCH's uplink. Every ``tick_ms`` it takes the packets its
-switches queued since it last looked and works them off in one CPU burst
+that drives a VSWITCH's uplink. A QDIO signal wakes it (the uplink OSA's
+interrupt for frames in, a guest's frames queued out); it takes the packets
+its switches queued since it last looked and works them off in one CPU burst
 (the calibrated controller time per packet). Between bursts it waits for
 the next interrupt in the dispatch list (test idle), as a real controller
 does, so it shows up in USTAT and USER like any other guest.
@@ -15,7 +16,7 @@ second's worth of data through its VSWITCH in one transfer, and spends
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any
 
 from ..cp.vmdbk import TIW
@@ -26,27 +27,56 @@ __all__ = ["LinuxNetwork", "VSwitchController"]
 
 
 class VSwitchController(Workload):
-    """The controller virtual machine of one or more VSWITCHes."""
+    """The controller virtual machine of one or more VSWITCHes.
 
-    PARAMS = {"tick_ms": 10.0, "virtual_mb": 32.0}
+    It waits for QDIO signals: an interrupt from the uplink OSA for frames that
+    came in, a guest's frames queued out. Each wakes it (if it waits) to work
+    off the packets queued since it last looked, in one CPU burst; signals that
+    come while it works are served by its next look.
+    """
+
+    PARAMS = {"virtual_mb": 32.0}
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        if self.p["tick_ms"] <= 0:
-            raise ZvmsimError(f"user {self.vm.userid}: tick_ms must be greater than 0")
+        self._working = False  # in a burst (or waiting for a processor to run one)
+        self._work_s = 0.0  # its time for the packets signalled and not yet worked off
 
     def run(self) -> Generator:
         m, vm = self.machine, self.vm
-        switches = [vs for vs in m.vswitches.values() if vs.controller == vm.userid]
-        tick = self.p["tick_ms"] / 1000.0
-        yield m.env.timeout(self.rnd.uniform(0.0, tick))
+        channels = m.config.calibration.channels
+        for vs in m.vswitches.values():
+            if vs.controller == vm.userid:
+                vs.waker = self._waker(vs.controller_s_per_packet)
+                vs.round_trip_s = 2 * channels[vs.osa.kind].latency_us / 1e6
         m.add_to_dispatch_list(vm)
-        while True:
-            vm.state = TIW
-            yield m.env.timeout(tick)
-            work = sum(vs.take_queued() * vs.controller_s_per_packet for vs in switches)
-            if work > 0:
-                yield m.processors.run(vm, work, 0.0)
+        vm.state = TIW
+        # from here on the signals drive it (callbacks, not a process resumed at each)
+        yield m.env.event()
+
+    def _waker(self, per_packet_s: float) -> Callable[[float, int], None]:
+        """A switch's wake-up: *packets* queued for it *delay* seconds from now."""
+
+        def wake(delay: float, packets: int) -> None:
+            if delay > 0:
+                later = self.machine.env.timeout(delay)
+                later.callbacks.append(lambda _event: wake(0.0, packets))
+                return
+            self._work_s += packets * per_packet_s
+            if not self._working:
+                self._burst(None)
+
+        return wake
+
+    def _burst(self, _event: Any) -> None:
+        """Work off what was signalled (at a wake, or at the end of the last burst)."""
+        work, self._work_s = self._work_s, 0.0
+        if not work:  # nothing came meanwhile: idle in the dispatch list
+            self._working = False
+            self.vm.state = TIW
+            return
+        self._working = True
+        self.machine.processors.run(self.vm, work, 0.0).callbacks.append(self._burst)
 
 
 class LinuxNetwork(Workload):

@@ -23,16 +23,28 @@ logical PUs can pick up (network input that an OSA adapter has already put
 in storage) waits only when none of them is dispatched, probability
 (1 − *d*)^*n*, and then for the first of *n*. A pool with room to spare
 (*w* = *d*) makes nobody wait.
+
+**PR/SM's time.** Each dispatch of a shared logical PU costs PR/SM
+:func:`~zvmsim.hardware.prsm.pool_dispatch_s` of physical time (FCX126
+%Ovhd): a logical PU is dispatched once per busy period of its own and, while
+it wants more than it gets, once more per dispatch interval PR/SM ends
+(:func:`~zvmsim.hardware.prsm.dispatch_rate`). That time comes out of the
+pool before it is shared out (last tick's, in PUs). A dedicated logical PU
+keeps its physical PU: PR/SM does not dispatch it.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Generator
+from typing import TYPE_CHECKING
 
 import simpy
 
-from .prsm import CecConfig, PartitionConfig, PoolShare
+from .prsm import CecConfig, PartitionConfig, PoolShare, dispatch_rate, pool_dispatch_s
+
+if TYPE_CHECKING:
+    from ..calibration import PrsmCosts
 
 __all__ = ["OtherPools", "ZOS_TYPES"]
 
@@ -47,19 +59,21 @@ class OtherPools:
         self,
         env: simpy.Environment,
         cec: CecConfig,
-        overhead_per_busy: float,
+        costs: PrsmCosts,
         dispatch_interval_s: float,
         rnd: random.Random,
     ) -> None:
-        """*rnd* draws the swings of the z/OS partitions' demand."""
+        """*rnd* draws the swings of the z/OS partitions' demand; *costs*: PR/SM's time
+        per dispatch and a load partition's run per dispatch (``prsm.toml``)."""
         self.env = env
         self.cec = cec
-        self.overhead_per_busy = overhead_per_busy
+        self.run_s = costs.other_run_ms / 1000.0
         self.interval_s = dispatch_interval_s
         self._rnd = rnd
         own = next(p for p in cec.partitions if p.own)
         self.parts = [p for p in cec.partitions if p.pu_type != own.pu_type]
         self._dispatched = {_key(p): 0.0 for p in self.parts}  # seconds, each logical PU
+        self._dispatches = {_key(p): 0.0 for p in self.parts}  # PR/SM's, each logical PU
         self._logical = {_key(p): p.logical for p in self.parts}
         self.share = {_key(p): PoolShare(1.0, 1.0) for p in self.parts}
         self._used: dict[str, float] = {}  # CPU seconds servers used, this tick
@@ -75,6 +89,8 @@ class OtherPools:
             self._members[pu_type] = [
                 (p, _key(p), p.pu_type in ZOS_TYPES and not p.dedicated) for p in group
             ]
+        self._dispatch_s = {t: pool_dispatch_s(cec, t, costs) for t in self._groups}
+        self._ovhd_pus = {t: 0.0 for t in self._groups}  # PR/SM's time last tick, in PUs
         self.running = False
 
     def wanted(self) -> bool:
@@ -127,63 +143,54 @@ class OtherPools:
                 drawn.add(p.name)
 
     def _share_out(self, pu_type: str, tick: float) -> None:
-        """Share out the *pu_type* pool for one tick: :func:`share_pool` over the
-        partitions' wants, then each logical PU dispatched its partition's grant.
-
-        :func:`share_pool`'s water-filling is inline, over lists in the members'
-        order instead of dicts by name: the same sums, in the same order."""
         capacity = self._groups[pu_type][1]
+        shared = []  # (part, key, want) of the shared partitions, in the members' order
         now, zos_load = self.env.now, self.cec.zos_load
         level, server_demand = self._level, self._server_demand
-        dispatched, share, ovhd = self._dispatched, self.share, self.overhead_per_busy
-        shared = []  # (part, key, want) of the shared partitions, in the members' order
         for p, key, scaled in self._members[pu_type]:
             # what each logical PU wants of its own accord (0..1), before swings
             busy = p.busy if now >= p.busy_from_s else 0.0
             if scaled:
                 busy *= zos_load
-            n = p.logical
-            want = n * min(1.0, busy * level[p.name])
+            want = p.logical * min(1.0, busy * level[p.name])
             want += server_demand.get(key, 0.0)
-            want = min(float(n), want)
-            if p.dedicated:  # its own physical PUs: runs what it wants, PR/SM's time included
-                if n:
-                    granted = min(want, n / (1.0 + ovhd))
-                    dispatched[key] += granted / n * tick
-                    share[key] = PoolShare(granted / n, want / n)
+            want = min(float(p.logical), want)
+            if p.dedicated:  # its own physical PUs: runs what it wants
+                self._dispatch(p, want, want, tick, key)
                 continue
             shared.append((p, key, want))
         if not shared:
             return
         # PR/SM's own time for the logical PUs it dispatches comes out of the pool
-        left = capacity / (1.0 + ovhd)
-        total_weight = sum(p.weight for p, _, _ in shared) or 1
-        limit = [
-            min(want, left * p.weight / total_weight) if p.capped else want for p, _, want in shared
-        ]
-        alloc = [0.0] * len(shared)
-        hungry = [i for i, lim in enumerate(limit) if lim > 0]
-        while hungry and left > 1e-12:
-            w = sum(shared[i][0].weight for i in hungry) or 1
-            offer = {i: left * shared[i][0].weight / w for i in hungry}
-            sated = [i for i in hungry if limit[i] - alloc[i] <= offer[i]]
-            if not sated:
-                for i in hungry:
-                    alloc[i] += offer[i]
-                break
-            for i in sated:
-                left -= limit[i] - alloc[i]
-                alloc[i] = limit[i]
-            hungry = [i for i in hungry if i not in sated]
-        for (p, key, want), granted in zip(shared, alloc, strict=True):
-            n = p.logical
-            if n:
-                dispatched[key] += granted / n * tick
-                share[key] = PoolShare(granted / n, want / n)
+        left = max(0.0, capacity - self._ovhd_pus[pu_type])
+        rate = 0.0  # dispatches a second in the pool
+        for (p, key, want), granted in zip(shared, _water_fill(left, shared), strict=True):
+            rate += self._dispatch(p, granted, want, tick, key)
+        self._ovhd_pus[pu_type] = rate * self._dispatch_s[pu_type]
+
+    def _dispatch(
+        self, part: PartitionConfig, granted: float, wanted: float, tick: float, key: str
+    ) -> float:
+        """Give *part* its grant for one tick; its logical PUs' dispatches a second."""
+        n = part.logical
+        if not n:
+            return 0.0
+        d, w = granted / n, wanted / n
+        self._dispatched[key] += d * tick
+        self.share[key] = PoolShare(d, w)
+        if part.dedicated:
+            return 0.0
+        rate = dispatch_rate(d, w, self.run_s, self.interval_s)
+        self._dispatches[key] += rate * tick
+        return rate * n
 
     def dispatched_s(self, key: str) -> list[float]:
         """Seconds each logical PU of partition-and-type *key* has been dispatched."""
         return [self._dispatched[key]] * self._logical[key]
+
+    def dispatches(self, key: str) -> list[float]:
+        """PR/SM's dispatches of each logical PU of partition-and-type *key* so far."""
+        return [self._dispatches[key]] * self._logical[key]
 
     def speed(self, key: str) -> float:
         """Share of what partition-and-type *key* wants that PR/SM gives it now (0..1]."""
@@ -208,6 +215,31 @@ class OtherPools:
         if rnd.random() >= p_wait:
             return 0.0
         return rnd.expovariate(1.0 / mean)
+
+
+def _water_fill(capacity: float, shared: list[tuple[PartitionConfig, str, float]]) -> list[float]:
+    """:func:`~zvmsim.hardware.prsm.share_pool` over (partition, key, want) in a list:
+    the same sums in the same order, without a dict by name (it runs every tick)."""
+    total_weight = sum(p.weight for p, _, _ in shared) or 1
+    limit = [
+        min(want, capacity * p.weight / total_weight) if p.capped else want for p, _, want in shared
+    ]
+    alloc = [0.0] * len(shared)
+    left = capacity
+    hungry = [i for i, lim in enumerate(limit) if lim > 0]
+    while hungry and left > 1e-12:
+        w = sum(shared[i][0].weight for i in hungry) or 1
+        offer = {i: left * shared[i][0].weight / w for i in hungry}
+        sated = [i for i in hungry if limit[i] - alloc[i] <= offer[i]]
+        if not sated:
+            for i in hungry:
+                alloc[i] += offer[i]
+            break
+        for i in sated:
+            left -= limit[i] - alloc[i]
+            alloc[i] = limit[i]
+        hungry = [i for i in hungry if i not in sated]
+    return alloc
 
 
 def _key(part: PartitionConfig) -> str:

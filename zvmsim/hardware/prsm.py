@@ -14,13 +14,15 @@ The z/VM partition we simulate runs its logical PUs in
 pool is shared out afresh; when z/VM's logical PUs get less physical time
 than they want, their work is stretched: a logical PU that is ready but not
 dispatched is *suspended* (FCX126 %Susp), and its CPU timer does not run.
-Managing the logical PUs costs PR/SM a little physical time (FCX126 %Ovhd),
-in proportion to the time they are dispatched. Where the CEC says so
-(``[cec] dispatch_cost``), PR/SM also pays for every *dispatch* of a logical
-PU — each start of work on a waiting one, each dispatch it ends in an
-oversubscribed pool, each Diag x'44' or x'9C' — and a dispatch costs more
-the more logical PUs share the pool (``data/calibration/prsm.toml``). That
-time comes out of the pool before it is shared out.
+Managing the logical PUs costs PR/SM physical time (FCX126 %Ovhd) for every
+*dispatch* of a logical PU — each start of work on a waiting one, each
+dispatch it ends in an oversubscribed pool, each Diag x'44' or x'9C' — and a
+dispatch costs more the more logical PUs share the pool
+(``data/calibration/prsm.toml``): so a logical PU's %Ovhd follows how often
+it is dispatched, not how busy it is. That time comes out of the pool before
+it is shared out. Where the CEC says so (``[cec] dispatch_cost``), PR/SM's
+dispatches also weigh on z/VM's own pool tick by tick: the dispatches it ends
+in an oversubscribed pool, its cost in CP's spin locks.
 
 A shared logical PU that leaves its wait state is not running: PR/SM must
 dispatch it on a physical PU again, and until then it is suspended too.
@@ -45,9 +47,18 @@ from ..cp.spinlock import PoolState
 
 if TYPE_CHECKING:
     from ..calibration import PrsmCosts
+    from .occupancy import Occupancy
     from .pools import OtherPools
 
-__all__ = ["CecConfig", "PartitionConfig", "PoolShare", "Prsm", "pool_dispatch_s", "share_pool"]
+__all__ = [
+    "CecConfig",
+    "PartitionConfig",
+    "PoolShare",
+    "Prsm",
+    "dispatch_rate",
+    "pool_dispatch_s",
+    "share_pool",
+]
 
 SMOOTHING = 0.2  # weight of the newest tick in z/VM's demand estimate
 SETTLE_S = 1.0  # the others' dispatched time is settled over windows this long
@@ -97,6 +108,7 @@ class CecConfig:
     swing_s: float = 5.0  # ... redrawn this often
     dispatch_cost: bool = False  # PR/SM's overhead per logical-PU dispatch (prsm.toml)
     redispatch: bool = False  # a waking shared logical PU waits to be redispatched (prsm.toml)
+    occupancy: bool = False  # the others in z/VM's pool hold physical PUs one dispatch at a time
 
 
 def share_pool(
@@ -139,6 +151,20 @@ def pool_dispatch_s(cec: CecConfig, pu_type: str, costs: PrsmCosts) -> float:
     return (costs.dispatch_us + costs.scan_us_per_logical * logical) / 1e6
 
 
+def dispatch_rate(dispatched: float, wanted: float, run_s: float, interval_s: float) -> float:
+    """Dispatches a second of a logical PU simulated as load, dispatched *dispatched* of
+    the time and wanting *wanted* (shares of one PU).
+
+    Once dispatched it runs a busy period of its own, on average *run_s* / (1 −
+    *wanted*), so a busier one is dispatched less often; while it wants more than
+    it gets, PR/SM also ends its dispatch every *interval_s* to give the physical
+    PU to another.
+    """
+    own = dispatched * max(0.0, 1.0 - min(1.0, wanted)) / run_s
+    ended = dispatched / interval_s if wanted > dispatched + 1e-9 else 0.0
+    return own + ended
+
+
 class Prsm:
     """PR/SM for one CEC, with the z/VM partition's logical PUs in *processors*."""
 
@@ -147,17 +173,19 @@ class Prsm:
         env: simpy.Environment,
         cec: CecConfig,
         processors: Processors,
-        overhead_per_busy: float,
+        costs: PrsmCosts,
         pools: OtherPools | None = None,
-        costs: PrsmCosts | None = None,
+        charged: bool = False,
     ) -> None:
-        """With *costs*, PR/SM's overhead is a cost per logical-PU dispatch (see
-        :meth:`overhead`) on top of *overhead_per_busy*."""
+        """*costs*: PR/SM's time per logical-PU dispatch (see :meth:`overhead`); with
+        *charged* (``[cec] dispatch_cost``) z/VM's pool is shared out every tick even
+        when it has room, counting the dispatches PR/SM ends there, and CP's spin
+        locks pay the cost of a dispatch."""
         self.env = env
         self.pools = pools  # the pools z/VM does not run in (see :mod:`.pools`)
         self.cec = cec
         self.processors = processors
-        self.overhead_per_busy = overhead_per_busy
+        self.charged = charged
         self.own = next(p for p in cec.partitions if p.own)
         # physical time each logical PU was dispatched (the partitions z/VM is not in)
         self.dispatched_s = {p.name: [0.0] * p.logical for p in cec.partitions}
@@ -174,6 +202,11 @@ class Prsm:
         self._window_wanted: dict[str, float] = {}
         self.contended = self._can_be_contended()  # fixed by the configuration
         self.own_contended = self._can_be_contended(self.own.pu_type)  # z/VM's pool
+        # the pools z/VM does not run in
+        self.others_contended = any(
+            self._can_be_contended(t) for t in cec.pus if t != self.own.pu_type
+        )
+        self.occupancy: Occupancy | None = None  # the others in z/VM's pool, dispatch by dispatch
         self.own_share: PoolShare | None = None  # z/VM's logical PUs' last PR/SM grant
         self.costs = costs
         self.intercepts = [0] * processors.count  # Diag x'44'/x'9C' calls of z/VM's PUs
@@ -198,10 +231,16 @@ class Prsm:
 
     def start(self) -> None:
         """Begin sharing out the pools (only where they can be oversubscribed or vary)."""
-        if self.own_contended or self.costs is not None:  # costs: a moment's peaks matter too
+        if self.own_contended or self.charged:  # charged: a moment's peaks matter too
             self.env.process(self._run())
-        if self.pools is not None and (self.contended or self.pools.wanted()):
+        if self.pools is not None and (self.others_contended or self.pools.wanted()):
             self.pools.start()
+
+    def attach_occupancy(self, occupancy: Occupancy) -> None:
+        """The others in z/VM's pool hold physical PUs dispatch by dispatch (*occupancy*):
+        that stands for PR/SM's sharing of z/VM's pool, tick by tick, and their time."""
+        self.occupancy = occupancy
+        self.own_contended = False
 
     def _others_demand(self, part: PartitionConfig, now: float) -> float:
         return part.logical * part.busy if now >= part.busy_from_s else 0.0
@@ -232,8 +271,8 @@ class Prsm:
                 p.logical for p in self.cec.partitions if p.pu_type == own.pu_type and p.dedicated
             )
             demand = {p.name: (demand_own if p.own else self._others_demand(p, now)) for p in pool}
-            if self.costs is not None:  # PR/SM's own time comes out of the pool first
-                capacity = max(0.0, capacity - self._overhead_rate(pool, now, span))
+            # PR/SM's own time comes out of the pool first
+            capacity = max(0.0, capacity - self._overhead_rate(pool, now, span))
             alloc = share_pool(
                 capacity,
                 demand,
@@ -247,7 +286,7 @@ class Prsm:
             )
             procs.set_speed(speed)
             self._ready = self._spread(pool, demand, capacity)
-            if self.costs is not None:
+            if self.charged:
                 self._count_switches(own_used)
             if self.pools is not None and procs.count:
                 got = alloc.get(own.name, 0.0) if not own.dedicated else demand_own
@@ -266,9 +305,8 @@ class Prsm:
     def _settle(self, pool: list[PartitionConfig], capacity: float) -> None:
         """Give the other partitions their dispatched time for the window just past."""
         wanted = self._window_wanted
-        ovhd = 1.0 + self.overhead_per_busy  # PR/SM's own time comes out of the pool too
-        total = sum(wanted.values()) * ovhd
-        spare = max(0.0, capacity * self._window_span - self._window_own * ovhd)
+        total = sum(wanted.values())  # (*capacity*: PR/SM's own time is out already)
+        spare = max(0.0, capacity * self._window_span - self._window_own)
         scale = min(1.0, spare / total) if total else 0.0
         for p in pool:
             if not p.own and p.logical and p.name in wanted:
@@ -284,6 +322,8 @@ class Prsm:
         pools = self.pools
         if pools is not None and pools.running and part.pu_type != self.own.pu_type:
             return pools.dispatched_s(f"{part.name} {part.pu_type}")
+        if self.occupancy is not None and part.pu_type == self.own.pu_type and not part.dedicated:
+            return self.occupancy.held_s(part.name, now)
         if not self.own_contended:  # never shared out: each PU ran what it wanted
             return [max(0.0, now - part.busy_from_s) * part.busy] * part.logical
         return list(self.dispatched_s[part.name])
@@ -291,18 +331,12 @@ class Prsm:
     def overhead(
         self, part: PartitionConfig, now: float, busy: list[float] | None = None
     ) -> list[float]:
-        """PR/SM's physical time spent managing each logical PU of *part*.
-
-        A share of the time it was dispatched (*overhead_per_busy*) and, where the
-        CEC models it, PR/SM's time for each dispatch of it (:meth:`dispatch_s`).
-        """
+        """PR/SM's physical time spent managing each logical PU of *part*: its time
+        for each dispatch of it (:meth:`dispatch_s`, :meth:`dispatches`)."""
         if busy is None:
             busy = self.logical_busy(part, now)
-        if self.costs is None:
-            return [b * self.overhead_per_busy for b in busy]
         cost = self.dispatch_s(part.pu_type)
-        counts = self.dispatches(part, busy)
-        return [b * self.overhead_per_busy + n * cost for b, n in zip(busy, counts, strict=True)]
+        return [n * cost for n in self.dispatches(part, busy)]
 
     def sampled_overhead(self, part: PartitionConfig, now: float, busy: list[float]) -> list[float]:
         """PR/SM's time for each logical PU of *part* by *now*, as a monitor sample sees it
@@ -330,7 +364,6 @@ class Prsm:
 
     def dispatch_s(self, pu_type: str) -> float:
         """PR/SM's time for one dispatch of a logical PU in the shared *pu_type* pool."""
-        assert self.costs is not None
         return pool_dispatch_s(self.cec, pu_type, self.costs)
 
     def redispatch_s(self, costs: PrsmCosts) -> float:
@@ -341,23 +374,48 @@ class Prsm:
             return 0.0
         return costs.redispatch_passes * pool_dispatch_s(self.cec, self.own.pu_type, costs)
 
+    def pool_others(self) -> tuple[int, list[tuple[str, int, float]]]:
+        """z/VM's shared pool for :class:`~zvmsim.hardware.occupancy.Occupancy`: its
+        physical PUs, and each other partition's logical PUs with the share of the time
+        each holds a physical PU: what it wants, up to its weight's share of the pool
+        (what PR/SM guarantees it against z/VM)."""
+        own = self.own
+        pool = [p for p in self.cec.partitions if p.pu_type == own.pu_type and not p.dedicated]
+        capacity = self.cec.pus.get(own.pu_type, 0) - sum(
+            p.logical for p in self.cec.partitions if p.pu_type == own.pu_type and p.dedicated
+        )
+        total_weight = sum(p.weight for p in pool) or 1
+        others = [
+            (p.name, p.logical, min(p.busy, capacity * p.weight / total_weight / p.logical))
+            for p in pool
+            if not p.own and p.logical
+        ]
+        return capacity, others
+
     def dispatches(self, part: PartitionConfig, busy: list[float]) -> list[float]:
         """Dispatches of each logical PU of *part* so far, given its dispatched *busy* seconds.
 
         z/VM's: each start of work on a waiting logical PU, each dispatch PR/SM
         ended to give the physical PU to another, each Diag x'44' or x'9C'. A
-        partition simulated as load: one per busy period it ran.
+        partition simulated as load: as :func:`dispatch_rate` has it (the other
+        pools count theirs as they share them out); none for a dedicated one.
         """
-        assert self.costs is not None
         if part.own:
             procs = self.processors
+            if part.dedicated:
+                return [float(self.intercepts[c]) for c in range(procs.count)]
             return [
                 procs.wakes[c] + self.switches[c] + self.intercepts[c] for c in range(procs.count)
             ]
+        if part.dedicated:
+            return [0.0] * len(busy)
+        pools = self.pools
+        if pools is not None and pools.running and part.pu_type != self.own.pu_type:
+            return pools.dispatches(f"{part.name} {part.pu_type}")
         # a logical PU busy u of the time runs, once dispatched, a whole busy period:
         # on average other_run_ms / (1 - u), so a busier one is dispatched less often
-        idle = max(0.0, 1.0 - min(1.0, part.busy))
-        return [b * idle / (self.costs.other_run_ms / 1000.0) for b in busy]
+        run_s = self.costs.other_run_ms / 1000.0
+        return [b * max(0.0, 1.0 - min(1.0, part.busy)) / run_s for b in busy]
 
     def intercept(self, cpu: int, calls: int) -> None:
         """z/VM's logical PU *cpu* issued *calls* Diag x'44' or x'9C' (each a dispatch)."""
@@ -386,7 +444,7 @@ class Prsm:
             mean += u * n
             var += n * u * (1.0 - u)
             most += n
-        cost = self.dispatch_s(self.own.pu_type) if self.costs is not None else 0.0
+        cost = self.dispatch_s(self.own.pu_type) if self.charged else 0.0
         return PoolState(mean, math.sqrt(var), most, capacity, cost)
 
     def _count_switches(self, own_used: float) -> None:

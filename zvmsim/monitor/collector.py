@@ -162,8 +162,9 @@ class MonitorCollector:
         sched, classes = m.scheduler, self._sys_cls
         eligible = loading = 0
         in_dispatch = sched.dispatch
+        sampled_state = m.processors.sampled_state
         for userid, vm in m.users.items():
-            state = Processors.sampled_state(vm, now)
+            state = sampled_state(vm, now)
             self._user_samples[userid] += 1
             used = vm.tcpu_s - Processors.unrun(vm, now)[0]
             if state in _WORKING or used > self._user_tcpu[userid] + 1e-9:
@@ -651,6 +652,7 @@ class MonitorCollector:
                         conn_us=_us(rdev.conn_s),
                         cuwt_us=0,
                         queue_us=_us(rdev.queue_s),
+                        untimed_us=_us(rdev.untimed_s),
                         hf_samples=hf[0],
                         hf_queued=hf[1],
                         hf_busy=hf[2],

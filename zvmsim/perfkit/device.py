@@ -11,11 +11,12 @@ distance, from CP's seek data), Recov SSCH (error recovery I/Os) and the
 I/O throttle's settings and delays (SET THROTTLE) — zvmsim simulates none
 of them.
 
-zvmsim times every queued I/O, so Resp - Serv = Req. Qued / I/O rate
-(Little's law). A real report need not agree: the PAV and MDC case's base
-showed Req. Qued 2.9 at 564 I/O/s with Resp only 0.2 ms above Serv, most
-likely because CP did not time the queue wait of MDC's own I/Os, which the
-queue samples still counted (see notebook 06).
+CP times the queue wait of a guest's (or a page) I/O, but not of the
+minidisk cache's own I/Os, which the queue samples still count (our
+hypothesis, zvmsim.cp.io): where only such requests queue, Req. Qued is
+more than I/O rate x (Resp - Serv). The PAV and MDC case's base without APAR
+VM64199 showed Req. Qued 2.9 at 564 I/O/s with Resp only 0.2 ms above Serv
+(see notebook 06).
 """
 
 from __future__ import annotations

@@ -321,6 +321,8 @@ class Record:
         at_ = size + 1
         all_fields = fields(cls)  # type: ignore[arg-type]
         for _ in range(data[size]):
+            if at_ >= len(data):
+                raise ZvmsimError(f"APPLDATA of {cls.__name__} is too short")
             index = data[at_]
             if not 0 < index < len(all_fields):
                 raise ZvmsimError(f"APPLDATA of {cls.__name__} names no field")

@@ -32,7 +32,10 @@ class MRIODDEV(Record):
     disc_us: int = ibm("IODDEV_SCMDDTIM", 64, 4, "u128")  # device disconnect
     conn_us: int = ibm("IODDEV_SCMCNTIM", 56, 4, "u128")  # device connect
     cuwt_us: int = ibm("IODDEV_SCMCQTIM", 180, 4, "u128")  # control-unit queuing
-    queue_us: int = 0
+    queue_us: int = 0  # queue wait CP timed (Resp - Serv)
+    # the queue wait of requests CP queued without timing them (the minidisk
+    # cache's own I/Os): zvmsim's, so the queueing laws can be checked; no report reads it
+    untimed_us: int = 0
     hf_samples: int = 0
     hf_queued: int = 0
     hf_busy: int = 0
