@@ -92,3 +92,17 @@ def test_linux_guests_are_seen_io_active_not_in_io_wait(run_data) -> None:
     frame = zvmsim.report(run_data("undersized-lpar"), "FCX114").frame
     guests = frame[frame["userid"].str.startswith("LNX")]
     assert (guests["pct_iow"] == 0).all() and guests["pct_ioa"].mean() > 0
+
+
+def test_settled_servers_write_to_dasd_what_they_read_back(run_data) -> None:
+    """The guests' 2 GB in use have settled (their footprint): they touch none of
+    their other pages, so CP writes to DASD about as many pages as it reads back
+    (the seed's 18.3 and 23.6 a volume), and their storage in use stays 2 GB."""
+    run = run_data("undersized-lpar")
+    volumes = zvmsim.report(run, "FCX109").frame
+    reads, writes = volumes["page_reads"].sum(), volumes["page_writes"].sum()
+    assert 0.8 < writes / reads < 1.25
+    upage = zvmsim.report(run, "FCX113").frame
+    guests = upage[upage["userid"].str.startswith("LNX")]
+    in_use = (guests["resident"] + guests["xstor"] + guests["dasd"]) / 256  # MB
+    assert (in_use < 2048 + 1).all() and (in_use > 2040).all()

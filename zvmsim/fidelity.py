@@ -158,27 +158,19 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "write-mostly DB2 volumes (0F2C 3% reads, Disc 2.0) waited for the disks on writes "
         "too, on the cluster our other systems' write bursts leave alone"
     ),
-    ("undersized_lpar", "", "page_writes"): (
-        "29.2/29.1/29.0 pages/s per volume (seeds 1-3) against 18.3, with reads 19.8 "
-        "against 23.6: before 6.3 a page reaches DASD only by XSTORE migration, and "
-        "every guest here pages back from XSTORE, so migration by age and user takes "
-        "the oldest XSTORE pages as before. Writes are what XSTORE cannot keep (about "
-        "730 a second against 495 read back); the difference is the guests' first "
-        "touches of pages they never used (about 235 a second), whose pages end on DASD. "
-        "The seed reads more than it writes, so its DASD holdings shrank in that window "
-        "(pages released, or guests using less): not modelled (issue 18 section 6)"
-    ),
     ("undersized_lpar", "", "block_size"): (
-        "about 3.9 pages per paging I/O against 2-3: on these half-full volumes the "
-        "runs of free slots at the cursor are long, so our writes are limited by the "
-        "pages CP has ready, and our demand scan has a whole available-list refill "
-        "ready at once (high_frames); the seed's CP evidently wrote fewer pages "
-        "together (its 3390-9s at 22% also show 3), which is not modelled"
-    ),
-    ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "pgin_pgout"): (
-        "141 a second against 5.7: the guests' first touches fill the 52 GB in the last "
-        "half minute and the first demand scan moves 35,000 frames to XSTORE at once "
-        "(1,119 a second in that interval, about 1 in the others)"
+        "3.99 pages per write I/O (seeds 1-3) against 2-3: each write takes the run "
+        "of free slots at the cursor, the pages one read frees over the used share "
+        "(here 2 / 0.50). The same rule fits the seed's 3390-3s if their reads bring "
+        "about 1.7 pages: solving each row's SSCH for pages per read R with writes of "
+        "R / used share gives R 1.70-1.77 and writes of 2.9-3.1 pages, shown 2 or 3 "
+        "(truncated); the thrasher's tracked blocks (the pages of one segment stolen "
+        "together, some single) give 1.6. Our counted Linux guests' reads always "
+        "bring read_pages_max = 2: counted spaces keep no segment blocks, and the "
+        "pages on DASD here were mostly written by the storage history's large "
+        "steals, whose segment blocks are full. Not modelled; it would reach every "
+        "scenario with counted spaces on DASD. The rule does not fit the seed's "
+        "22%-full 3390-9s (7 against 3)"
     ),
     ("memory63", "workload=sweet-spot;release=6.3", "pct_sys"): (
         "no mechanism the talk documents reaches 4.7%: its FCX143 example from its "

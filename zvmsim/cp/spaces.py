@@ -154,6 +154,7 @@ class Space:
         "owner",
         "kind",
         "pages",
+        "footprint",
         "resident",
         "referenced",
         "xstor",
@@ -205,6 +206,9 @@ class Space:
         self.owner = owner
         self.kind = kind  # "guest" or "vdisk"
         self.pages = pages
+        # the pages its owner ever touches (all of them, unless the owner says less:
+        # a server whose storage in use has settled touches no new pages)
+        self.footprint = pages
         self.resident = 0
         self.referenced = 0
         self.xstor = 0
@@ -260,6 +264,11 @@ class Space:
     def untouched(self) -> int:
         """Pages never touched (no frame, no slot)."""
         return self.pages - self.resident - self.xstor - self.dasd - self.moving
+
+    @property
+    def fresh(self) -> int:
+        """Pages never touched that the owner will still touch (within its footprint)."""
+        return max(0, self.footprint - self.pages + self.untouched)
 
     @property
     def valid(self) -> int:

@@ -851,19 +851,21 @@ class Storage:
 
     def keep_hot(self, user: Vmdbk, space: Space) -> Generator:
         """The hot set (``space.wss`` pages) is touched all the time: bring back what
-        is missing (new pages, then XSTORE, then DASD) and keep its bits set."""
+        is missing (new pages within the footprint, then XSTORE, then DASD) and
+        keep its bits set."""
         wss = space.wss
         missing = wss - space.resident
         if missing > 0:
-            self.first_touch_counted(space, min(missing, space.untouched))
+            self.first_touch_counted(space, min(missing, space.fresh))
             self.xstore_in_counted(user, space, min(wss - space.resident, space.xstor))
             while space.resident < wss and space.dasd:
                 yield from self.read_counted(user, space)
         space.referenced = min(space.resident, max(space.referenced, wss))
 
     def fault_counted(self, user: Vmdbk, space: Space) -> Generator | None:
-        """Touch one non-resident page of a counted space, chosen in proportion."""
-        return self._touch_one(user, space, space.untouched, 0)
+        """Touch one non-resident page of a counted space, chosen in proportion
+        (a page never touched only within the owner's footprint)."""
+        return self._touch_one(user, space, space.fresh, 0)
 
     def touch_counted(
         self, user: Vmdbk, space: Space, written_only: bool = False

@@ -546,7 +546,7 @@ class Storage63(Storage):
                 self._revalidate(user, space, source)
                 missing -= 1
         if missing > 0:
-            self._instantiate(space, min(missing, space.untouched))
+            self._instantiate(space, min(missing, space.fresh))
             missing = space.wss - space.valid
         if missing > 0 and space.xstor:
             self.xstore_in_counted(user, space, min(missing, space.xstor))

@@ -11,8 +11,10 @@ is resident, a synchronous CP page-in if it is in XSTORE, and a page fault
 Because there is one thread, only one page fault is ever outstanding.
 
 **Server.** A guest that touches a hot set (its working set) quickly and the
-rest of its storage slowly; its pages are counted, not tracked one by one.
-Touches of pages that are not resident become page faults. Between the two,
+rest of the storage it uses (``used_mb``, its footprint) slowly; its pages
+are counted, not tracked one by one. Its storage in use has settled, so it
+touches none of its other pages. Touches of pages that are not resident
+become page faults. Between the two,
 an optional *warm* set (``warm_mb``, touched ``warm_touch_rate`` times a
 second: file cache, daemons that wake now and then) is used often enough to
 be resident when storage is plentiful, and seldom enough that a demand scan
@@ -215,10 +217,17 @@ class LinuxServer(Workload):
         vm.ios -= 1
 
     def prepare(self) -> None:
-        """The server has used ``used_mb`` of its storage since it was started."""
+        """The server has used ``used_mb`` of its storage since it was started.
+
+        That is its footprint: its storage in use (kernel, programs, their data
+        and page cache) has settled, so its later touches, hot or cold, land in
+        those pages and it touches none of the rest (``Space.footprint``).
+        """
         space = self.space
         self.vm.state = RUN
-        self.machine.storage.first_touch_counted(space, int(self.p["used_mb"] * PAGES_PER_MB))
+        used = int(self.p["used_mb"] * PAGES_PER_MB)
+        space.footprint = used
+        self.machine.storage.first_touch_counted(space, used)
         space.referenced = min(space.resident, space.wss)  # cold pages were used long ago
 
     def history(self, seconds: float) -> None:
@@ -228,8 +237,8 @@ class LinuxServer(Workload):
         worked in that past, if it differs from the measured window.
         """
         space = self.space
-        cold = space.pages - space.wss
-        missing = cold - max(0, space.resident - space.wss) - space.untouched
+        cold = space.footprint - space.wss
+        missing = cold - max(0, space.resident - space.wss) - space.fresh
         rate = self.p["history_cold_touch_rate"]
         if rate < 0:
             rate = self.p["cold_touch_rate"]
@@ -238,7 +247,7 @@ class LinuxServer(Workload):
         if cold > 0 and missing > 0:
             storage.history_counted(space, round(touches * missing / cold))
         # the hot set is touched all the time: at the end of any stretch it is resident
-        storage.first_touch_counted(space, min(space.wss - space.resident, space.untouched))
+        storage.first_touch_counted(space, min(space.wss - space.resident, space.fresh))
         storage.history_counted(space, max(0, space.wss - space.resident))
         space.referenced = min(space.resident, space.wss)
 
@@ -272,7 +281,7 @@ class LinuxServer(Workload):
                 step = storage.fault_counted(vm, space)
                 if step is not None:
                     yield from step
-        cold = space.pages - wss
+        cold = space.footprint - wss  # the pages in use outside the hot set
         for _ in range(poisson(rnd, self.p["cold_touch_rate"] * tick)):
             resident_cold = max(0, space.resident - wss)
             if cold > 0 and rnd.random() * cold >= resident_cold:
