@@ -137,7 +137,7 @@ class PageTable:
         return taken
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)  # a 768 MB thrasher's is 1.5 MB
 def _sweep_order(bits: int, pages: int) -> np.ndarray:
     """A clock's shuffled page order, drawn from *bits* (read-only: kept for the next
     run with the same seed, as a dashboard makes; shuffling is most of a table's cost)."""
