@@ -152,8 +152,12 @@ def test_a_deferred_wake_end_keeps_simpy_order() -> None:
     assert _wakes_trace(Clock()) == _wakes_trace(simpy.Environment())
 
 
-def _spawned_trace(start) -> list[tuple]:
-    """Fire-and-forget I/Os started by *start*, beside a ticking process: what happens, in order."""
+def _spawned_trace(spawned: bool) -> list[tuple]:
+    """Fire-and-forget I/Os, beside a ticking process: what happens, in order. Each is
+    started as :func:`~zvmsim.guests.base.spawn` has it (*spawned*: its start's place is
+    taken, the next arrival scheduled, then it starts) or as a process."""
+    from zvmsim.guests.base import spawn
+
     env = Clock()
     rnd = random.Random(3)
     seen: list[tuple] = []
@@ -169,8 +173,14 @@ def _spawned_trace(start) -> list[tuple]:
 
     def arrivals():
         for k in range(12):
-            start(env, io(k))
-            yield env.timeout(rnd.choice([0, 0.25, 0.5]))
+            if spawned:
+                start = spawn(env)
+                arrival = env.timeout(rnd.choice([0, 0.25, 0.5]))
+                start(io(k))
+                yield arrival
+            else:
+                env.process(io(k))
+                yield env.timeout(rnd.choice([0, 0.25, 0.5]))
 
     def ticker():
         for _ in range(20):
@@ -184,10 +194,8 @@ def _spawned_trace(start) -> list[tuple]:
 
 
 def test_a_spawned_generator_runs_as_a_process_would() -> None:
-    from zvmsim.guests.base import spawn
-
-    ours = _spawned_trace(spawn)
-    theirs = _spawned_trace(lambda env, gen: env.process(gen))
+    ours = _spawned_trace(True)
+    theirs = _spawned_trace(False)
     assert len(ours) == len(theirs) == 12 * 2 + 20
     # the same steps at the same moments; only the processes' own end events are gone
     assert [s[:2] for s in ours] == [s[:2] for s in theirs]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import random
 
+import pytest
 import simpy
 
 from zvmsim.cp.demandscan import DemandScan62
@@ -52,12 +54,13 @@ def test_reorder_stops_the_guest_for_about_130_ms_per_gb_resident() -> None:
     gb = resident / GB
     assert 0.6 * 0.13 * gb <= space.reorder_s <= 1.4 * 0.13 * gb  # ~1 s for 8 GB, +/- 40%
     vm = space.vm
-    assert vm.reorder_until == space.reorder_s
+    assert vm.reorder_until == math.inf  # stopped until CP's walk of its frames is done
     done = st.processors.run(vm, 0.001, 0.0)  # it wants to run: it waits for the reorder
     env.run(until=0.5 * space.reorder_s)
     assert vm.state == CFW and not done.triggered
     env.run(until=space.reorder_s + 0.01)
     assert done.triggered
+    assert vm.reorder_until == pytest.approx(space.reorder_s)  # no other work: no wait
     # CP's own time: the reorder held a processor, uncharged to any user
     assert sum(st.processors.system_s) >= space.reorder_s - 1e-9
     assert vm.tcpu_s < 0.002
@@ -81,3 +84,19 @@ def test_a_guest_is_reordered_again_only_after_using_the_processor() -> None:
     space.referenced = space.resident
     st.first_touch_counted(space, GB // 2)
     assert space.reorders == 2
+
+
+def test_a_scan_arms_a_guest_not_yet_due_and_its_dispatch_reorders_it() -> None:
+    """Each guest on its own schedule: a demand scan that finds a guest not yet due
+    arms it, and CP reorders it at its first dispatch once it is due."""
+    env, st, space = _system(reorder=True)
+    st.first_touch_counted(space, 2 * GB)  # the first scan reorders it
+    assert space.reorders == 1
+    vm = space.vm
+    env.run(until=2.0)  # that reorder is over
+    space.referenced = space.resident
+    st.first_touch_counted(space, GB // 2)  # another scan: it has not run since
+    assert space.reorders == 1 and vm.reorder_at < math.inf
+    vm.tcpu_s += 0.8  # it has used 0.8 s of processor time since
+    done = st.processors.run(vm, 0.001, 0.0)  # its next dispatch: CP reorders it first
+    assert space.reorders == 2 and vm.reorder_until == math.inf and not done.triggered

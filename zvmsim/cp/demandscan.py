@@ -23,7 +23,9 @@ A visit clears the reference bits of the pages it passes over, so a page
 that is not touched again can be taken by the next pass. With SET REORDER
 ON, every scan also reorders each dispatch-list user that is due (see
 :meth:`~zvmsim.cp.storage.Storage.reorder`): its bits are reset and it is
-stopped while CP walks its frames. For a space with a
+stopped while CP walks its frames; a user not due yet is armed, and CP
+reorders it at its own next dispatch once it is due
+(:meth:`~zvmsim.cp.storage.Storage.reorder_due`). For a space with a
 page table, the pass-1 visit also makes CP's new working-set projection
 (:meth:`~zvmsim.cp.storage.Storage.visit`: every page held, for a user
 faulting pages in like a loading user; otherwise halfway to the pages

@@ -54,7 +54,7 @@ from operator import itemgetter
 from typing import Any
 
 import simpy
-from simpy.core import NORMAL
+from simpy.core import NORMAL, URGENT
 from simpy.events import Timeout
 
 from .vmdbk import CFW, CPU, IOA, LIM, RUN, TIW, Vmdbk
@@ -82,6 +82,54 @@ class SystemTime:
         if self.debt_s >= SYSTEM_FLUSH_S:
             debt, self.debt_s = self.debt_s, 0.0
             self.place(debt)
+
+
+class _Sliced:
+    """A burst longer than the time slice: one slice at a time, back in the queue
+    between (:meth:`Processors.run` returns :attr:`done`, which fires at its end).
+
+    The same events, in the same order, as a process doing it would have: it
+    starts with an urgent event now, each slice's event moves it on (a callback
+    where the process's resumption would be), and :attr:`done` is scheduled when
+    the last slice ends, as the process's end would be; no generator to resume.
+    """
+
+    __slots__ = ("procs", "user", "virtual_s", "cp_s", "share", "left", "done")
+
+    def __init__(self, procs: Processors, user: Vmdbk, virtual_s: float, cp_s: float) -> None:
+        self.procs, self.user, self.virtual_s, self.cp_s = procs, user, virtual_s, cp_s
+        self.share = self.left = 0.0
+        env = procs.env
+        self.done = simpy.Event(env)
+        start = simpy.Event(env)  # as a process starts: urgent, now (env.process)
+        start._ok = True
+        start._value = None
+        start.callbacks = [self._start]  # type: ignore[list-item]
+        heapq.heappush(env._queue, (env._now, URGENT, next(env._eid), start))  # type: ignore[attr-defined]
+
+    def _start(self, _event: simpy.Event) -> None:
+        user = self.user
+        total = self.virtual_s + self.cp_s + user.pending_cp_s
+        user.pending_cp_s = 0.0
+        self.share = self.virtual_s / total
+        self.left = total
+        self._slice(_event)
+
+    def _slice(self, _event: simpy.Event) -> None:
+        """Run the next slice (the last one has ended when none is left)."""
+        procs = self.procs
+        while self.left > 1e-12:
+            piece = min(procs.slice_s, self.left)
+            self.left -= piece
+            event = procs.run(self.user, piece * self.share, piece * (1.0 - self.share))
+            if event.callbacks is not None:  # not processed yet: go on when it is
+                event.callbacks.append(self._slice)
+                return
+        done = self.done  # as a process's end: scheduled now, at normal priority
+        done._ok = True
+        done._value = None
+        env = procs.env
+        heapq.heappush(env._queue, (env._now, NORMAL, next(env._eid), done))  # type: ignore[attr-defined]
 
 
 class Processors:
@@ -128,6 +176,7 @@ class Processors:
         "_deferred",
         "_deferring",
         "_any_deferred",
+        "reorder_hook",
     )
 
     def __init__(
@@ -164,6 +213,8 @@ class Processors:
         # whose share puts its bursts ahead of the guests'
         self.cp = Vmdbk("*CP*")
         self.cp.weight = 1e9
+        # page reorder (before z/VM 6.3): called with a user whose reorder has come due
+        self.reorder_hook: Callable[[Vmdbk], object] | None = None
         self.limits: Any = None  # SET SRM LIMITHARD (zvmsim.cp.limits.LimitHard), once built
         self.excess: Any = None  # the excess-share defect's order (zvmsim.cp.excess), if on
         # the master processor and its master-only PLDV: (queued at, user, total, virtual, event)
@@ -256,6 +307,10 @@ class Processors:
             return env.process(self._after_admission(user, virtual_s, cp_s))
         if user.limithard and user.limit_free_at > now:  # over its limit: held back
             return env.process(self._after_limit(user, virtual_s, cp_s))
+        if user.tcpu_s >= user.reorder_at:  # its reorder came due: CP does it now
+            user.reorder_at = float("inf")
+            if self.reorder_hook is not None:
+                self.reorder_hook(user)
         if user.reorder_until > now:  # CP is reordering its pages: it is stopped
             return env.process(self._after_reorder(user, virtual_s, cp_s))
         if master or user.on_master:
@@ -264,7 +319,7 @@ class Processors:
             user.on_master = False  # it waited: a reason to move off
         total = virtual_s + cp_s + user.pending_cp_s
         if total > self.slice_s * 1.000001:
-            return env.process(self._sliced(user, virtual_s, cp_s))
+            return _Sliced(self, user, virtual_s, cp_s).done
         user.pending_cp_s = 0.0
         vclock = self._vclock
         start_tag = vclock if vclock > user.vfinish else user.vfinish  # max(), its tie
@@ -528,17 +583,6 @@ class Processors:
         """Bursts waiting in the common ready queue now."""
         return len(self._ready)
 
-    def _sliced(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
-        """A burst longer than the time slice: one slice at a time, back in the queue between."""
-        total = virtual_s + cp_s + user.pending_cp_s
-        user.pending_cp_s = 0.0
-        share = virtual_s / total
-        left = total
-        while left > 1e-12:
-            piece = min(self.slice_s, left)
-            left -= piece
-            yield self.run(user, piece * share, piece * (1.0 - share))
-
     def _after_admission(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
         yield self.scheduler.wait_admitted(user)
         yield self.run(user, virtual_s, cp_s)
@@ -551,7 +595,7 @@ class Processors:
     def _after_reorder(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
         while user.reorder_until > self.env.now:  # a console-function-like wait (%CFW)
             user.state = CFW
-            yield self.env.timeout(user.reorder_until - self.env.now)
+            yield user.reorder_done
         yield self.run(user, virtual_s, cp_s)
 
     def run_system(self, seconds: float) -> simpy.Event:

@@ -56,7 +56,7 @@ from heapq import heappush
 
 import simpy
 from simpy.core import NORMAL
-from simpy.events import Timeout
+from simpy.events import Event, Timeout
 
 from ..hardware.channels import Chpid
 from ..hardware.cucache import VolumeCache
@@ -67,12 +67,15 @@ from .vmdbk import IOW, Vmdbk
 __all__ = ["Rdev", "VolumeIO"]
 
 
-def _disconnect(path: Chpid, done: simpy.Event, rest: float) -> None:
-    """A serial I/O's connect phase is over: free *path*, and *done* fires *rest* later."""
-    path.release()
+def _disconnect(conn: Timeout) -> None:
+    """A serial I/O's connect phase *conn* is over: free its path, and its I/O's
+    *done* event fires *rest* later (as a timeout: at normal priority)."""
+    conn.path.release()
+    done = conn.done
     done._ok = True
     done._value = None
-    done.env.schedule(done, delay=rest)  # (at normal priority, as a timeout)
+    env = done.env  # env.schedule(done, delay=rest), inline
+    heappush(env._queue, (env._now + conn.rest, NORMAL, next(env._eid), done))
 
 
 class Rdev:
@@ -241,8 +244,35 @@ class VolumeIO:
             hold = device.request()
             yield hold
             busy_s = env.now - asked
-        if self._serial:
-            pend, disc, conn, path = yield from self._serial_io(nbytes, read, track, runs, tracks)
+        if self._serial:  # the path: the first free one, or wait for one
+            paths = self.paths
+            asked = env._now
+            self._turn = turn = (self._turn + 1) % len(paths)
+            path = Chpid.free_path(paths, turn)
+            if path is None:  # every path is busy: wait for the first to come free
+                wait = Event(env)  # (Chpid.acquire, whose own look finds none free either)
+                for p in paths:
+                    p.waiters.append(wait)
+                path = yield wait
+            waited = env._now - asked
+            if track is None or self.cache is None:  # timed as a cache hit (_times)
+                pend, disc, conn = self.timing.sample(nbytes, path)
+            else:
+                pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
+            # the connect phase holds the path; when it ends (_disconnect), the path is
+            # released and the I/O goes on for its pend and disc (env.timeout(conn) with
+            # that callback, built inline; no process step)
+            done = Event(env)
+            ended = Timeout.__new__(Timeout)
+            ended.env = env
+            ended.callbacks = [_disconnect]
+            ended._value = None
+            ended._delay = conn
+            ended._ok = True
+            ended.path, ended.done, ended.rest = path, done, pend + disc  # type: ignore[attr-defined]
+            heappush(env._queue, (env._now + conn, NORMAL, next(env._eid), ended))
+            yield done
+            pend += waited
         else:
             path = next(self._path_cycle)
             if track is None or self.cache is None:  # _times without the cache, inline
@@ -303,31 +333,6 @@ class VolumeIO:
                 track, read, self.env.now, (disc, conn), xfer, nbytes, runs, tracks
             )
         return pend, disc, conn
-
-    def _serial_io(
-        self, nbytes: int, read: bool, track: int | None, runs: int = 1, tracks: int = 1
-    ) -> Generator:
-        """Pend (waiting for a free path, then set-up), conn holding the path, disc.
-
-        Returns (pend, disc, conn, path); the wait for the path is in pend.
-        """
-        env, paths = self.env, self.paths
-        asked = env._now
-        self._turn = turn = (self._turn + 1) % len(paths)
-        path = Chpid.free_path(paths, turn)
-        if path is None:  # every path is busy: wait for the first to come free
-            path = yield from Chpid.acquire(env, paths, turn)
-        waited = env._now - asked
-        if track is None or self.cache is None:  # timed as a cache hit (_times)
-            pend, disc, conn = self.timing.sample(nbytes, path)
-        else:
-            pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
-        # the connect phase holds the path; when it ends, the path is released and
-        # the I/O goes on for its pend and disc (a callback, not a process step)
-        done, rest = env.event(), pend + disc
-        env.timeout(conn).callbacks.append(lambda _event: _disconnect(path, done, rest))
-        yield done
-        return pend + waited, disc, conn, path
 
     def _finish(self, rdev: Rdev) -> None:
         """Start the oldest queued I/O that may use *rdev*, or free it."""

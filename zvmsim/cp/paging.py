@@ -337,15 +337,18 @@ class PagingDevices:
             system.pending_cp_s = 0.0
         vol.writing = False
 
-    def read(self, user: Vmdbk, index: int, pages: int, keep_slots: bool = False) -> Generator:
-        """Read a block of *pages* from volume *index* for a faulting *user*.
-
-        The slots are freed, unless *keep_slots* (z/VM 6.3 keeps a page's slot
-        and writes it back there, or not at all if it is not changed).
-        """
-        vol = self.volumes[index]
+    def read(self, user: Vmdbk, index: int, pages: int) -> Generator:
+        """Read a block of *pages* from volume *index* for a faulting *user*: the
+        fault is counted, and the I/O's process steps returned (``yield from``
+        them, then call :meth:`read_done`)."""
         user.page_faults += 1
-        yield from vol.volume.io(user, pages * PAGE_BYTES, True, True, PGW)
+        return self.volumes[index].volume.io(user, pages * PAGE_BYTES, True, True, PGW)
+
+    def read_done(self, index: int, pages: int, keep_slots: bool = False) -> None:
+        """The read of a block of *pages* from volume *index* is done: count it, and
+        free the slots, unless *keep_slots* (z/VM 6.3 keeps a page's slot and writes
+        it back there, or not at all if it is not changed)."""
+        vol = self.volumes[index]
         vol.pages_read += pages
         vol.blocks_read += 1
         if not keep_slots:

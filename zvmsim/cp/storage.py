@@ -18,6 +18,7 @@ aging list can replace it without touching this module.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from collections.abc import Generator
@@ -118,6 +119,8 @@ class Storage:
         self._reorder_jitter = path_us.get("reorder_jitter", 0.0)
         self._reorder_gap = path_us.get("reorder_cpu_s", 0.0)
         self._reordered: dict[str, float] = {}  # space -> its owner's CPU time at its last reorder
+        if reorder_rnd is not None:
+            processors.reorder_hook = self._reorder_armed
         # space -> its owner's page faults and CPU time when the demand scan last looked
         self._looked: dict[str, tuple[int, float]] = {}
         # space -> its XSTORE page-ins (X>MS) when the demand scan last ran, and the
@@ -196,9 +199,34 @@ class Storage:
         )
 
     def reorder_due(self, space: Space) -> None:
-        """Reorder *space* if it is due, resetting the reference bits of its pages."""
-        if space.table is None and self.reorder(space):
-            space.referenced = min(space.referenced, space.hot)
+        """At a demand scan: reorder *space* if it is due, resetting the reference
+        bits of its pages; if it is not due yet, arm it: CP reorders it at its first
+        dispatch once it has used ``reorder_cpu_s`` since its last reorder. So each
+        guest is reordered on its own schedule while storage is short, not every
+        due guest at the scan's instant."""
+        if space.table is not None or self._reorder_now(space):
+            return
+        vm = space.vm
+        if self.reorder_rnd is None or self.quiet or vm is None or not vm.reorder:
+            return
+        last = self._reordered.get(space.name)
+        vm.reorder_at = (0.0 if last is None else last) + self._reorder_gap
+        vm.reorder_space = space
+
+    def _reorder_now(self, space: Space) -> bool:
+        """Reorder a table-less *space* if it is due (its bits reset down to its hot set)."""
+        if not self.reorder(space):
+            return False
+        space.referenced = min(space.referenced, space.hot)
+        if space.vm is not None:
+            space.vm.reorder_at = math.inf
+        return True
+
+    def _reorder_armed(self, vm: Vmdbk) -> None:
+        """The dispatcher's hook: *vm*'s armed reorder came due as it was dispatched."""
+        space = vm.reorder_space
+        if space is not None and space.table is None:
+            self._reorder_now(space)
 
     def reorder(self, space: Space) -> bool:
         """Page reorder: CP resets the reference bits of every resident page of a guest.
@@ -206,9 +234,15 @@ class Storage:
         Before z/VM 6.3 resetting a guest's bits means walking its whole
         user-frame-owned list (an RRBE per frame): CP time in proportion to the
         pages resident, during which the guest — all its virtual CPUs — is
-        stopped. The work holds a processor (system time); the guest waits
-        until it is done. CP reorders a guest periodically: here, once it has
-        used ``reorder_cpu_s`` of processor time since its last reorder.
+        stopped. The walk holds one processor (system time, ahead of the
+        guests) and the guest waits until it is done (a guest being reordered
+        is not reordered again). IBM says a reorder serializes the guest being
+        reordered, not the system, though several guests may be reordered at
+        once. CP reorders a guest periodically: here, once it has used
+        ``reorder_cpu_s`` of processor time since its last reorder, at a
+        demand scan or, once a scan has armed it, at its own next dispatch
+        (:meth:`reorder_due`): the guests' reorders come on their own
+        schedules, so they seldom hold several processors at once.
         Returns whether the reorder was done.
         """
         vm = space.vm
@@ -216,7 +250,8 @@ class Storage:
             return False
         if not vm.reorder:  # SET REORDER userid OFF: its bits are never reset
             return False
-        now = self.env.now
+        if vm.reorder_until == math.inf:  # a reorder in progress
+            return False
         used = vm.tcpu_s
         last = self._reordered.get(space.name)
         if last is not None and used - last < self._reorder_gap:
@@ -225,11 +260,18 @@ class Storage:
         jitter = self._reorder_jitter
         spread = 1.0 + jitter * (2.0 * self.reorder_rnd.random() - 1.0)
         seconds = space.resident * self._reorder_s * spread
-        vm.reorder_until = max(vm.reorder_until, now) + seconds
-        self.processors.run_system(seconds)
+        vm.reorder_until = math.inf  # stopped until CP's walk of its frames is done
+        vm.reorder_done = done = self.env.event()
+        work = self.processors.run_system(seconds)
+        work.callbacks.append(lambda _event: self._reorder_end(vm, done))
         space.reorders += 1
         space.reorder_s += seconds
         return True
+
+    def _reorder_end(self, vm: Vmdbk, done: simpy.Event) -> None:
+        """A reorder's walk is done: *vm* may run again."""
+        vm.reorder_until = self.env.now
+        done.succeed()
 
     def steal(self, space: Space, n: int, honour_ref: bool, reset_bits: bool = True) -> int:
         """Take up to *n* resident pages of *space*; return how many were taken.
@@ -598,6 +640,7 @@ class Storage:
         space.moving += n
         user.pending_cp_s += self._fault_s
         yield from self.paging.read(user, volume, n)
+        self.paging.read_done(volume, n)
         for i in coming:
             loc[i] = RES
         table.ref[page] = 1  # type: ignore[union-attr]
@@ -708,6 +751,7 @@ class Storage:
         space.moving += n
         user.pending_cp_s += self._fault_s
         yield from self.paging.read(user, volume, n)
+        self.paging.read_done(volume, n)
         space.moving -= n
         space.resident += n
         space.referenced += 1

@@ -395,7 +395,8 @@ class Storage63(Storage):
         space.moving += n
         self.take_frames(n)
         user.pending_cp_s += self._fault_s
-        yield from self.paging.read(user, volume, n, keep_slots=True)
+        yield from self.paging.read(user, volume, n)
+        self.paging.read_done(volume, n, keep_slots=True)
         space.moving -= n
         space.resident += n
         space.pnr += n - 1  # read with the block, not touched yet

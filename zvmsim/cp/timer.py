@@ -24,6 +24,7 @@ from simpy.core import NORMAL
 from simpy.events import Timeout
 
 from .dispatch import Processors
+from .vmdbk import RUN
 
 __all__ = ["timer_hz", "timer_pops"]
 
@@ -47,14 +48,32 @@ def timer_pops(env: simpy.Environment, processors: Processors, hz: float) -> Gen
     tick = getattr(env, "tick", None)
     if tick is not None:  # a Clock: each pop is its tick, in the same place, no event
         ready, master_q, free_at = processors._ready, processors._master_q, processors.free_at
+        wakes, susp_s = processors.wakes, processors.susp_s
+        deferred, cp = processors._deferred, processors.cp
         eid = env._eid
 
         def tick_pop() -> None:
             now = env._now
             # wake's own first tests, inline: most pops find no processor waiting
-            if processors.redispatch_s and not ready and not master_q:
-                if min(free_at) < now - 1e-9:
-                    wake(0.0)
+            redispatch_s = processors.redispatch_s
+            if redispatch_s and not ready and not master_q:
+                low = min(free_at)
+                if low < now - 1e-9:
+                    if processors.lock is not None or cp.limithard or not processors._deferring:
+                        wake(0.0)
+                    else:  # wake(0.0)'s steps, inline: a zero-length CP burst, deferred
+                        cpu = free_at.index(low)
+                        wakes[cpu] += 1
+                        start = now + redispatch_s  # suspended until PR/SM dispatches it
+                        susp_s[cpu] += redispatch_s
+                        processors._segments[cpu].append((now, start, 0.0))  # type: ignore[index]
+                        # it runs nothing: it ends as it starts, and no counter changes
+                        free_at[cpu] = start
+                        cp.burst = (start, start, 0.0, cpu, processors.speed[cpu])
+                        cp.state = RUN
+                        # _defer(cpu, start - now), inline
+                        deferred[cpu] = (now + (start - now), next(eid))
+                        processors._any_deferred = True
             env._tick_at = now + gap  # tick(gap, tick_pop), inline
             env._tick_eid = next(eid)
             env._tick_fn = tick_pop

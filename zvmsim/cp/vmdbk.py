@@ -6,6 +6,8 @@ sees) and the cumulative counters that monitor sample records carry.
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["STATES", "Vmdbk"]
 
 # The wait states of FCX114 USTAT, in its column order. A sampler files every
@@ -60,6 +62,9 @@ class Vmdbk:
         "faults_at_add",
         "tcpu_at_add",
         "reorder_until",
+        "reorder_done",
+        "reorder_at",
+        "reorder_space",
         "limit_pct",
         "limit_weight",
         "limit_credit",
@@ -101,6 +106,11 @@ class Vmdbk:
         self.faults_at_add = 0  # page_faults and tcpu_s when it entered the dispatch list
         self.tcpu_at_add = 0.0
         self.reorder_until = 0.0  # CP is reordering its pages until then: it may not run
+        self.reorder_done: Any = None  # the event that ends the reorder in progress
+        # a reorder is due once its processor time reaches this (armed by a demand
+        # scan, see Storage.reorder_due); the space to reorder then
+        self.reorder_at = float("inf")
+        self.reorder_space: Any = None
         # LIMITHARD (see zvmsim.cp.limits): the maximum share, % of the system (0: none),
         # as a dispatcher weight (SET SRM LIMITHARD DEADLINE), and the consumption
         # account of SET SRM LIMITHARD CONSUMPTION (processor seconds, and when last kept)

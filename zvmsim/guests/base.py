@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import simpy
-from simpy.core import URGENT
-from simpy.events import Event
 
 from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
@@ -19,36 +17,50 @@ if TYPE_CHECKING:
 __all__ = ["Idle", "Workload", "spawn"]
 
 
-def spawn(env: simpy.Environment, generator: Generator) -> None:
-    """Run *generator* as a process that nobody waits for (a guest's asynchronous I/O).
+class _Started:
+    """What a process's start event gives it: success, no value."""
 
-    The same steps at the same moments as ``env.process(generator)`` — it starts
-    with an urgent event now, as SimPy's process does, and resumes as each event
-    it yields is processed — without the Process object and the event of its end,
-    which nothing listens to. An exception in the generator stops the run.
+    __slots__ = ()
+    _ok = True
+    _value = None
+
+
+def spawn(env: simpy.Environment) -> Callable[[Generator], None]:
+    """Take the place of a process start now for a generator nobody waits for (a
+    guest's asynchronous I/O); return what starts one there.
+
+    ``env.process(generator)`` starts with an urgent event now. This takes that
+    event's place in the order (its event id) without scheduling it: the caller
+    calls the returned function with the generator where the event would have
+    been processed — at the end of its own step, when that step is the only
+    callback of the event being processed and schedules nothing urgent after
+    this (so an urgent event now would come next). The generator then resumes
+    as each event it yields is processed, without the Process object and the
+    event of its end, which nothing listens to. An exception in the generator
+    stops the run.
     """
+    next(env._eid)  # type: ignore[attr-defined]
 
-    def resume(event: Event) -> None:
-        while True:
-            try:
-                if event._ok:
-                    event = generator.send(event._value)
-                else:  # as a process: a failed event is thrown into the generator
-                    event._defused = True  # type: ignore[attr-defined]
-                    exc = type(event._value)(*event._value.args)
-                    exc.__cause__ = event._value
-                    event = generator.throw(exc)
-            except StopIteration:
-                return
-            if event.callbacks is not None:
-                event.callbacks.append(resume)
-                return
+    def start(generator: Generator) -> None:
+        def resume(event: Any) -> None:
+            while True:
+                try:
+                    if event._ok:
+                        event = generator.send(event._value)
+                    else:  # as a process: a failed event is thrown into the generator
+                        event._defused = True
+                        exc = type(event._value)(*event._value.args)
+                        exc.__cause__ = event._value
+                        event = generator.throw(exc)
+                except StopIteration:
+                    return
+                if event.callbacks is not None:
+                    event.callbacks.append(resume)
+                    return
 
-    start = Event(env)
-    start._ok = True
-    start._value = None
-    start.callbacks.append(resume)  # type: ignore[union-attr]
-    env.schedule(start, URGENT)
+        resume(_Started)
+
+    return start
 
 
 class Workload:

@@ -202,13 +202,17 @@ class LinuxServer(Workload):
         """
         m, vm = self.machine, self.vm
         rnd = m.streams.stream(f"dasd:{vm.userid}")  # its own stream: other draws stay put
-        rate, disks = self.p["io_rate"], self.io_disks
+        env, rate, disks = m.env, self.p["io_rate"], self.io_disks
         count, share = self.p["io_blocks"], self.p["io_read_share"]
+        yield env.timeout(rnd.expovariate(rate))
         while True:
-            yield m.env.timeout(rnd.expovariate(rate))
             disk = disks[rnd.randrange(len(disks))]
             block = rnd.randrange(disk.blocks)
-            spawn(m.env, self._one_io(disk, block, count, rnd.random() >= share))
+            write = rnd.random() >= share
+            start = spawn(env)  # the I/O's place, taken now ...
+            arrival = env.timeout(rnd.expovariate(rate))
+            start(self._one_io(disk, block, count, write))  # ... and it starts there
+            yield arrival
 
     def _one_io(self, disk: Any, block: int, count: int, write: bool) -> Generator:
         vm = self.vm

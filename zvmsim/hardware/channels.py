@@ -28,8 +28,11 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Generator, Sequence
+from heapq import heappush
 
 import simpy
+from simpy.core import NORMAL
+from simpy.events import PENDING
 
 from ..calibration import ChannelSpeed
 
@@ -116,8 +119,11 @@ class Chpid:
         waiters = self.waiters
         while waiters:
             wait = waiters.popleft()
-            if not wait.triggered:
-                wait.succeed(self)  # stays active for the next I/O
+            if wait._value is PENDING:  # not triggered (by another of its paths) yet
+                wait._ok = True  # wait.succeed(self), inline: it stays active for that I/O
+                wait._value = self
+                env = wait.env
+                heappush(env._queue, (env._now, NORMAL, next(env._eid), wait))
                 return
         self.active = False
 
