@@ -77,7 +77,7 @@ class DemandScan62:
             else:
                 dispatch.append(s)
         got = 0
-        # page reorder: periodic for each user in queue (SET REORDER); none is due
+        # page reorder: periodic for each user in queue (SET REORDER); none is due or armed
         # without a reorder stream or while the storage history is placed
         if storage.reorder_rnd is not None and not storage.quiet:
             for space in dispatch:
