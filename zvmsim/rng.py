@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from functools import lru_cache
 
 import numpy as np
 
@@ -27,7 +28,14 @@ class Streams:
 
     def stream(self, name: str) -> random.Random:
         """Return the stream called *name*; the same name always gives the same draws."""
-        key = zlib.crc32(name.encode("utf-8"))
-        seq = np.random.SeedSequence(entropy=self.seed, spawn_key=(key,))
-        state = seq.generate_state(4, dtype=np.uint32)
-        return random.Random(int.from_bytes(state.tobytes(), "little"))
+        return random.Random(_stream_seed(self.seed, name))
+
+
+@lru_cache(maxsize=65536)
+def _stream_seed(seed: int, name: str) -> int:
+    """The seed of stream *name* of a run seeded *seed* (kept: a dashboard's next run
+    makes the same streams, and deriving a seed costs more than drawing from it)."""
+    key = zlib.crc32(name.encode("utf-8"))
+    seq = np.random.SeedSequence(entropy=seed, spawn_key=(key,))
+    state = seq.generate_state(4, dtype=np.uint32)
+    return int.from_bytes(state.tobytes(), "little")

@@ -36,10 +36,9 @@ scan to the next so no user is always first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-
 from .spaces import Space
 from .storage import Storage
+from .vmdbk import DM
 
 __all__ = ["DemandScan62"]
 
@@ -51,54 +50,85 @@ class DemandScan62:
         self._turn = 0
 
     def replenish(self, storage: Storage, need: int) -> int:
+        """Steal frames until *need* are freed (or nothing is left): the passes above.
+
+        A visit that could take nothing is skipped before :meth:`Storage.steal`
+        (which would return 0 at once, changing nothing), and so is a pass once
+        the need is met; each guest's list is looked up once
+        (:attr:`Space.listed`, inline)."""
         spaces = storage.spaces
         if not spaces:
             return 0
         turn = self._turn % len(spaces)
         self._turn += 1
-        order = spaces[turn:] + spaces[:turn]
-        shared = [s for s in order if s.kind == "vdisk"]
-        guests = [s for s in order if s.kind != "vdisk"]
+        shared: list[Space] = []
         dormant: list[Space] = []
         eligible: list[Space] = []
         dispatch: list[Space] = []
-        lists = {"dormant": dormant, "eligible": eligible, "dispatch": dispatch}
-        for s in guests:  # each guest's list looked up once
-            lists[s.listed].append(s)
+        for s in spaces[turn:] + spaces[:turn]:
+            if s.kind == "vdisk":
+                shared.append(s)
+                continue
+            vm = s.vm
+            if vm is None or vm.state == DM:
+                dormant.append(s)
+            elif vm.elisted:
+                eligible.append(s)
+            else:
+                dispatch.append(s)
         got = 0
-        for space in dispatch:  # page reorder: periodic for each user in queue (SET REORDER)
-            storage.reorder_due(space)
+        # page reorder: periodic for each user in queue (SET REORDER); none is due or armed
+        # without a reorder stream or while the storage history is placed
+        if storage.reorder_rnd is not None and not storage.quiet:
+            for space in dispatch:
+                storage.reorder_due(space)
+        taken_by_pass, steal, look = storage.taken_by_pass, storage.steal, storage.visit
 
         def visit(
-            pass_no: int,
-            visited: Iterable[Space],
-            allowance: Callable[[Space], int],
-            honour_ref: bool,
-            reset_bits: bool = True,
+            pass_no: int, visited: list[Space], keep: str, honour_ref: bool, reset_bits: bool = True
         ) -> None:
+            """Steal from each of *visited* down to its *keep* ("": nothing kept,
+            "wss" or "reserved")."""
             nonlocal got
             for space in visited:
                 if got >= need:
                     return
                 if pass_no == 0 and space.table is not None:
-                    storage.visit(space)
-                room = min(need - got, allowance(space))
-                taken = storage.steal(space, room, honour_ref, reset_bits)
-                storage.taken_by_pass[pass_no] += taken
+                    look(space)
+                resident = space.resident
+                if keep == "wss":
+                    allowance = resident - space.wss
+                elif keep:
+                    allowance = resident - space.reserved
+                else:
+                    allowance = resident
+                room = need - got
+                if allowance < room:
+                    room = allowance
+                if room <= 0 or resident == 0:
+                    continue  # steal would take none
+                taken = steal(space, room, honour_ref, reset_bits)
+                taken_by_pass[pass_no] += taken
                 got += taken
 
         if storage.mdc_home is not None:  # MDC in central: the arbiter's share first
             taken = storage.mdc_home.give_back(need)
             storage.taken_by_pass[0] += taken
             got += taken
-        everything = lambda s: s.resident  # noqa: E731
-        visit(0, shared, everything, True, reset_bits=False)
-        visit(0, dormant, everything, False)
-        visit(0, eligible, everything, False)
-        visit(0, dispatch, lambda s: s.resident - s.wss, True)
-        visit(1, dormant + eligible, everything, False)
-        visit(1, dispatch, lambda s: s.resident - s.reserved, True)
-        # emergency: anything, but in pass 1's order, so shared spaces' pages (the
-        # VDISK pages that stick) go before the users' and dispatched users go last
-        visit(2, shared + dormant + eligible + dispatch, everything, False)
+        if got < need:
+            visit(0, shared, "", True, reset_bits=False)
+        if got < need:
+            visit(0, dormant, "", False)
+        if got < need:
+            visit(0, eligible, "", False)
+        if got < need:
+            visit(0, dispatch, "wss", True)
+        if got < need:
+            visit(1, dormant + eligible, "", False)
+        if got < need:
+            visit(1, dispatch, "reserved", True)
+        if got < need:
+            # emergency: anything, but in pass 1's order, so shared spaces' pages (the
+            # VDISK pages that stick) go before the users' and dispatched users go last
+            visit(2, shared + dormant + eligible + dispatch, "", False)
         return got

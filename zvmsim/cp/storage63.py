@@ -473,12 +473,14 @@ class Storage63(Storage):
         valid cold page) inline: the same draws, in the same order."""
         grnd, write, per_touch, slice_s = run.rnd, run.write, run.per_touch, run.slice_s
         rnd = self.rnd
+        random = rnd.random
+        draw = None if grnd is None else grnd.random  # whether a touch writes
         done = 0
         counted = False  # the space's counts below are current
         while done < left:
             done += 1
             busy += per_touch
-            changes = grnd is not None and grnd.random() < write
+            changes = draw is not None and draw() < write
             if not counted:  # (a valid cold page's touch changes none of them)
                 resident, aged = space.resident, space.aged
                 valid = resident - space.ibr - space.pnr - aged
@@ -489,16 +491,17 @@ class Storage63(Storage):
                 total = space.pages - space.moving - hot
                 base = resident - aged - hot  # the cold part, for a change
                 counted = True
-            pick = rnd.random() * total
+            pick = random() * total
             if pick < cold:  # a valid cold page: only a change matters
                 if changes:
                     clean = space.clean
-                    if clean and rnd.random() * max(1, base) < clean:
+                    if clean and random() * max(1, base) < clean:
                         space.clean = clean - 1
-                step = None
-            else:
-                step = self._touch_state(user, space, changes, pick - cold)
-                counted = False
+                if busy >= slice_s:
+                    return done, busy, None
+                continue
+            step = self._touch_state(user, space, changes, pick - cold)
+            counted = False
             if step is not None or busy >= slice_s:
                 return done, busy, step
         return done, busy, None

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 
 import simpy
 
-from .prsm import CecConfig, PartitionConfig, PoolShare, dispatch_rate, pool_dispatch_s, share_pool
+from .prsm import CecConfig, PartitionConfig, PoolShare, dispatch_rate, pool_dispatch_s
 
 if TYPE_CHECKING:
     from ..calibration import PrsmCosts
@@ -144,11 +144,10 @@ class OtherPools:
 
     def _share_out(self, pu_type: str, tick: float) -> None:
         capacity = self._groups[pu_type][1]
-        members = self._members[pu_type]
-        demand, weight, capped = {}, {}, set()
+        shared = []  # (part, key, want) of the shared partitions, in the members' order
         now, zos_load = self.env.now, self.cec.zos_load
         level, server_demand = self._level, self._server_demand
-        for p, key, scaled in members:
+        for p, key, scaled in self._members[pu_type]:
             # what each logical PU wants of its own accord (0..1), before swings
             busy = p.busy if now >= p.busy_from_s else 0.0
             if scaled:
@@ -159,18 +158,14 @@ class OtherPools:
             if p.dedicated:  # its own physical PUs: runs what it wants
                 self._dispatch(p, want, want, tick, key)
                 continue
-            demand[p.name], weight[p.name] = want, p.weight
-            if p.capped:
-                capped.add(p.name)
-        if not demand:
+            shared.append((p, key, want))
+        if not shared:
             return
         # PR/SM's own time for the logical PUs it dispatches comes out of the pool
         left = max(0.0, capacity - self._ovhd_pus[pu_type])
-        alloc = share_pool(left, demand, weight, capped)
         rate = 0.0  # dispatches a second in the pool
-        for p, key, _ in members:
-            if not p.dedicated:
-                rate += self._dispatch(p, alloc[p.name], demand[p.name], tick, key)
+        for (p, key, want), granted in zip(shared, _water_fill(left, shared), strict=True):
+            rate += self._dispatch(p, granted, want, tick, key)
         self._ovhd_pus[pu_type] = rate * self._dispatch_s[pu_type]
 
     def _dispatch(
@@ -220,6 +215,31 @@ class OtherPools:
         if rnd.random() >= p_wait:
             return 0.0
         return rnd.expovariate(1.0 / mean)
+
+
+def _water_fill(capacity: float, shared: list[tuple[PartitionConfig, str, float]]) -> list[float]:
+    """:func:`~zvmsim.hardware.prsm.share_pool` over (partition, key, want) in a list:
+    the same sums in the same order, without a dict by name (it runs every tick)."""
+    total_weight = sum(p.weight for p, _, _ in shared) or 1
+    limit = [
+        min(want, capacity * p.weight / total_weight) if p.capped else want for p, _, want in shared
+    ]
+    alloc = [0.0] * len(shared)
+    left = capacity
+    hungry = [i for i, lim in enumerate(limit) if lim > 0]
+    while hungry and left > 1e-12:
+        w = sum(shared[i][0].weight for i in hungry) or 1
+        offer = {i: left * shared[i][0].weight / w for i in hungry}
+        sated = [i for i in hungry if limit[i] - alloc[i] <= offer[i]]
+        if not sated:
+            for i in hungry:
+                alloc[i] += offer[i]
+            break
+        for i in sated:
+            left -= limit[i] - alloc[i]
+            alloc[i] = limit[i]
+        hungry = [i for i in hungry if i not in sated]
+    return alloc
 
 
 def _key(part: PartitionConfig) -> str:

@@ -38,7 +38,7 @@ import math
 import random
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import simpy
 
@@ -84,10 +84,12 @@ class PartitionConfig:
     wait_completion: bool = False  # PR/SM's WAIT COMPLETION setting for the partition
 
 
-@dataclass(frozen=True)
-class PoolShare:
+class PoolShare(NamedTuple):
     """A partition's logical PUs in one PR/SM tick: the share of the time each is
-    *dispatched*, and the share it *wanted* (more, when its pool is oversubscribed)."""
+    *dispatched*, and the share it *wanted* (more, when its pool is oversubscribed).
+
+    A named tuple rather than a frozen dataclass: one is made per partition every
+    tick, and a tuple is made for a fraction of the cost."""
 
     dispatched: float
     wanted: float

@@ -87,6 +87,7 @@ PAGES_PER_MB = 256
 SCHEDULER = 2
 # sampled states in which a user is working, not idling (it counts as active)
 _WORKING = frozenset((RUN, CPU, LDG, PGW, IOW, SIM, CFW))
+_STATE_FIELDS = tuple(f"hf_{name}" for name in STATES)  # MRUSEACT's sampled states
 
 
 class MonitorCollector:
@@ -600,7 +601,7 @@ class MonitorCollector:
             out.extend(self._segment_records(tod))
         for userid, vm in m.users.items():
             hf = self._user_hf[userid]
-            states = {f"hf_{name}": hf[i] for i, name in enumerate(STATES)}
+            states = dict(zip(_STATE_FIELDS, hf, strict=True))
             unrun_total, unrun_virtual_s = procs.unrun(vm, now)
             space = self._spaces.get(userid)
             paging = (
@@ -690,10 +691,12 @@ class MonitorCollector:
         self._interval += 1
 
 
+_CLASS_FIELDS = ("cls_q0", "cls_q1", "cls_q2", "cls_q3", "cls_e1", "cls_e2", "cls_e3")
+
+
 def _classes(counts: list[int]) -> dict[str, int]:
     """Class sample counts (Q0-Q3, E1-E3) as record fields."""
-    names = ("cls_q0", "cls_q1", "cls_q2", "cls_q3", "cls_e1", "cls_e2", "cls_e3")
-    return dict(zip(names, counts, strict=True))
+    return dict(zip(_CLASS_FIELDS, counts, strict=True))
 
 
 def _partition_record(parts: Sequence[PartitionConfig], count: int, tod: int) -> MRSYTCUG:
