@@ -295,6 +295,9 @@ class _StubPaging:
         self.reads.append((volume, pages))
         yield from ()
 
+    def read_done(self, volume: int, pages: int, keep_slots: bool = False) -> None:
+        pass
+
 
 def test_a_fault_reads_its_page_and_the_next_of_its_block_wrapping_to_the_first() -> None:
     st = _storage(frames=1000, xstore=0)
