@@ -23,9 +23,22 @@ import simpy
 from simpy.core import NORMAL, URGENT, EmptySchedule, StopSimulation
 from simpy.events import Event, Initialize, Process, Timeout, _describe_frame
 
-__all__ = ["Clock"]
+__all__ = ["Clock", "after"]
 
 _BOUND = ("process", "event", "all_of", "any_of")  # SimPy binds these per instance
+
+
+def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., Any]]) -> Timeout:
+    """``env.timeout(delay)`` with *callbacks* as its callbacks, built without the
+    generic constructor (the hot paths' timeouts: the same time, priority and id)."""
+    event = Timeout.__new__(Timeout)
+    event.env = env
+    event.callbacks = callbacks
+    event._value = None
+    event._delay = delay
+    event._ok = True
+    heappush(env._queue, (env._now + delay, NORMAL, next(env._eid), event))
+    return event
 
 
 class _Process(Process):

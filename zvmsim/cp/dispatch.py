@@ -57,6 +57,7 @@ import simpy
 from simpy.core import NORMAL, URGENT
 from simpy.events import Timeout
 
+from ..clock import after
 from .vmdbk import CFW, CPU, IOA, LIM, RUN, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
@@ -458,18 +459,9 @@ class Processors:
         user.state = RUN
         if user is not self.cp:
             self.guest_burst[cpu] = (start, end)
-        delay = end - now
-        done = Timeout.__new__(Timeout)
-        done.env = env
         if waiter is None:
-            done.callbacks = [self._freed_cbs[cpu]]
-        else:
-            done.callbacks = [lambda _event: waiter.succeed(), self._freed_cbs[cpu]]
-        done._value = None
-        done._delay = delay
-        done._ok = True
-        heapq.heappush(env._queue, (now + delay, NORMAL, next(env._eid), done))
-        return done
+            return after(env, end - now, [self._freed_cbs[cpu]])
+        return after(env, end - now, [lambda _event: waiter.succeed(), self._freed_cbs[cpu]])
 
     def _take_lock(self, cpu: int, now: float, times: int) -> float:
         """*cpu* takes the scheduler lock before its burst: its spin and hold are system
@@ -492,14 +484,7 @@ class Processors:
 
         def freed(_event: simpy.Event) -> None:
             if self._ready or (cpu == self.master and self._master_q):
-                env = self.env  # env.timeout(0) with its callback, built inline
-                later = Timeout.__new__(Timeout)
-                later.env = env
-                later.callbacks = [next_cb]
-                later._value = None
-                later._delay = 0
-                later._ok = True
-                heapq.heappush(env._queue, (env._now + 0, NORMAL, next(env._eid), later))
+                after(self.env, 0, [next_cb])
 
         return freed
 

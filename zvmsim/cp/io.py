@@ -58,6 +58,7 @@ import simpy
 from simpy.core import NORMAL
 from simpy.events import Event, Timeout
 
+from ..clock import after
 from ..hardware.channels import Chpid
 from ..hardware.cucache import VolumeCache
 from ..hardware.dasd import DasdTiming
@@ -263,14 +264,8 @@ class VolumeIO:
             # released and the I/O goes on for its pend and disc (env.timeout(conn) with
             # that callback, built inline; no process step)
             done = Event(env)
-            ended = Timeout.__new__(Timeout)
-            ended.env = env
-            ended.callbacks = [_disconnect]
-            ended._value = None
-            ended._delay = conn
-            ended._ok = True
+            ended = after(env, conn, [_disconnect])
             ended.path, ended.done, ended.rest = path, done, pend + disc  # type: ignore[attr-defined]
-            heappush(env._queue, (env._now + conn, NORMAL, next(env._eid), ended))
             yield done
             pend += waited
         else:
@@ -279,16 +274,7 @@ class VolumeIO:
                 pend, disc, conn = self.timing.sample(nbytes, path)
             else:
                 pend, disc, conn = self._times(nbytes, read, track, path, runs, tracks)
-            # env.timeout(pend + disc + conn), built inline (as Clock.timeout)
-            delay = pend + disc + conn
-            done = Timeout.__new__(Timeout)
-            done.env = env
-            done.callbacks = []
-            done._value = None
-            done._delay = delay
-            done._ok = True
-            heappush(env._queue, (env._now + delay, NORMAL, next(env._eid), done))
-            yield done
+            yield after(env, pend + disc + conn, [])
         if device is not None:
             device.release(hold)
             pend += busy_s

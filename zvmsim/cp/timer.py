@@ -17,12 +17,10 @@ would have had, and one that finds no processor waiting costs a comparison).
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
-from heapq import heappush
 
 import simpy
-from simpy.core import NORMAL
-from simpy.events import Timeout
 
+from ..clock import after
 from .dispatch import Processors
 from .vmdbk import RUN
 
@@ -81,19 +79,11 @@ def timer_pops(env: simpy.Environment, processors: Processors, hz: float) -> Gen
         tick(gap, tick_pop)  # the first pop, a gap from now
         yield env.event()  # never triggered: the pops go on by themselves
         return
-    queue, eid = env._queue, env._eid
 
     def pop(_event: simpy.Event | None) -> None:
         if _event is not None:
             wake(0.0)
-        # the next pop: env.timeout(gap) with this callback, built inline
-        event = Timeout.__new__(Timeout)
-        event.env = env
-        event.callbacks = [pop]
-        event._value = None
-        event._delay = gap
-        event._ok = True
-        heappush(queue, (env._now + gap, NORMAL, next(eid), event))
+        after(env, gap, [pop])  # the next pop
 
     pop(None)  # the first pop, a gap from now
     yield env.event()  # never triggered: the pops go on by themselves

@@ -41,7 +41,14 @@ from typing import TYPE_CHECKING
 
 import simpy
 
-from .prsm import CecConfig, PartitionConfig, PoolShare, dispatch_rate, pool_dispatch_s
+from .prsm import (
+    CecConfig,
+    PartitionConfig,
+    PoolShare,
+    dispatch_rate,
+    pool_dispatch_s,
+    water_fill,
+)
 
 if TYPE_CHECKING:
     from ..calibration import PrsmCosts
@@ -218,28 +225,13 @@ class OtherPools:
 
 
 def _water_fill(capacity: float, shared: list[tuple[PartitionConfig, str, float]]) -> list[float]:
-    """:func:`~zvmsim.hardware.prsm.share_pool` over (partition, key, want) in a list:
-    the same sums in the same order, without a dict by name (it runs every tick)."""
-    total_weight = sum(p.weight for p, _, _ in shared) or 1
-    limit = [
-        min(want, capacity * p.weight / total_weight) if p.capped else want for p, _, want in shared
-    ]
-    alloc = [0.0] * len(shared)
-    left = capacity
-    hungry = [i for i, lim in enumerate(limit) if lim > 0]
-    while hungry and left > 1e-12:
-        w = sum(shared[i][0].weight for i in hungry) or 1
-        offer = {i: left * shared[i][0].weight / w for i in hungry}
-        sated = [i for i in hungry if limit[i] - alloc[i] <= offer[i]]
-        if not sated:
-            for i in hungry:
-                alloc[i] += offer[i]
-            break
-        for i in sated:
-            left -= limit[i] - alloc[i]
-            alloc[i] = limit[i]
-        hungry = [i for i in hungry if i not in sated]
-    return alloc
+    """:func:`~zvmsim.hardware.prsm.water_fill` over (partition, key, want)."""
+    return water_fill(
+        capacity,
+        [want for _, _, want in shared],
+        [p.weight for p, _, _ in shared],
+        [p.capped for p, _, _ in shared],
+    )
 
 
 def _key(part: PartitionConfig) -> str:

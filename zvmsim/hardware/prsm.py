@@ -58,6 +58,7 @@ __all__ = [
     "dispatch_rate",
     "pool_dispatch_s",
     "share_pool",
+    "water_fill",
 ]
 
 SMOOTHING = 0.2  # weight of the newest tick in z/VM's demand estimate
@@ -121,26 +122,40 @@ def share_pool(
     offered again to the others. A capped partition never gets more than its
     weight's share of the whole pool.
     """
-    total_weight = sum(weight[p] for p in demand) or 1
-    limit = {
-        p: min(demand[p], capacity * weight[p] / total_weight) if p in capped else demand[p]
-        for p in demand
-    }
-    alloc = {p: 0.0 for p in demand}
+    names = list(demand)
+    alloc = water_fill(
+        capacity,
+        [demand[p] for p in names],
+        [weight[p] for p in names],
+        [p in capped for p in names],
+    )
+    return dict(zip(names, alloc, strict=True))
+
+
+def water_fill(
+    capacity: float, wants: list[float], weights: list[int], capped: list[bool]
+) -> list[float]:
+    """:func:`share_pool` over lists in partition order (it runs every PR/SM tick)."""
+    total_weight = sum(weights) or 1
+    limit = [
+        min(want, capacity * w / total_weight) if cap else want
+        for want, w, cap in zip(wants, weights, capped, strict=True)
+    ]
+    alloc = [0.0] * len(wants)
     left = capacity
-    hungry = [p for p in demand if limit[p] > 0]
+    hungry = [i for i, lim in enumerate(limit) if lim > 0]
     while hungry and left > 1e-12:
-        w = sum(weight[p] for p in hungry) or 1
-        offer = {p: left * weight[p] / w for p in hungry}
-        sated = [p for p in hungry if limit[p] - alloc[p] <= offer[p]]
+        w = sum(weights[i] for i in hungry) or 1
+        offer = {i: left * weights[i] / w for i in hungry}
+        sated = [i for i in hungry if limit[i] - alloc[i] <= offer[i]]
         if not sated:
-            for p in hungry:
-                alloc[p] += offer[p]
+            for i in hungry:
+                alloc[i] += offer[i]
             break
-        for p in sated:
-            left -= limit[p] - alloc[p]
-            alloc[p] = limit[p]
-        hungry = [p for p in hungry if p not in sated]
+        for i in sated:
+            left -= limit[i] - alloc[i]
+            alloc[i] = limit[i]
+        hungry = [i for i in hungry if i not in sated]
     return alloc
 
 
