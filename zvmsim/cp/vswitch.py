@@ -24,9 +24,10 @@ Discards are counted but never happen yet (no buffer limit is modelled).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 from ..calibration import VSwitchModel
+from ..clock import after
 from ..errors import ZvmsimError
 from ..hardware.channels import Chpid
 from .vmdbk import Vmdbk
@@ -51,8 +52,9 @@ class VSwitch:
         "in_bytes",
         "in_packets",
         "in_discards",
-        "waker",
+        "controller_vm",
         "round_trip_s",
+        "_plans",
     )
 
     def __init__(
@@ -73,10 +75,14 @@ class VSwitch:
         self.in_bytes = 0
         self.in_packets = 0
         self.in_discards = 0
-        # the controller's wake-up, when it waits for QDIO signals: waker(delay, packets)
-        # queues *packets* for it *delay* seconds from now and wakes it then
-        self.waker: Callable[[float, int], None] | None = None
+        # the controller virtual machine (guests.network.VSwitchController) that QDIO
+        # signals wake, once it waits for them: a signal adds its packets' time to its
+        # ``work_s`` and starts a ``burst`` unless it is ``working``; a signal coming
+        # later is a timeout whose value is that time, calling its ``arrive``
+        self.controller_vm: Any = None
         self.round_trip_s = 0.0  # out through the uplink and an answer back in
+        # exchange's packets and signals for each (out, in, ack bytes, received) it was asked
+        self._plans: dict[tuple[int, int, int, bool], tuple[int, int, int, int, int, int]] = {}
 
     def packets(self, nbytes: int) -> int:
         """Packets needed to carry *nbytes*: one per MTU, the last one partly filled."""
@@ -108,7 +114,7 @@ class VSwitch:
             raise ZvmsimError(
                 f"VSWITCH {self.name}: user {user.userid} cannot move a negative number of bytes"
             )
-        self.transfer_packets(user, 0, 0, in_bytes, self.packets(in_bytes))
+        self.transfer_packets(user, 0, 0, in_bytes, -(-in_bytes // self.mtu))  # its packets
 
     def exchange(
         self, user: Vmdbk, out_bytes: int, in_bytes: int, ack_bytes: int, received: bool = False
@@ -120,10 +126,20 @@ class VSwitch:
         ones for the request that its response does not carry. *received*: the
         request's own segments came in before (:meth:`receive`).
         """
-        if out_bytes < 0 or in_bytes < 0:
-            raise ZvmsimError(
-                f"VSWITCH {self.name}: user {user.userid} cannot move a negative number of bytes"
-            )
+        plan = self._plans.get((out_bytes, in_bytes, ack_bytes, received))
+        if plan is None:  # a guest's exchanges are all alike: worked out once
+            if out_bytes < 0 or in_bytes < 0:
+                who = f"VSWITCH {self.name}: user {user.userid}"
+                raise ZvmsimError(f"{who} cannot move a negative number of bytes")
+            plan = self._plan(out_bytes, in_bytes, ack_bytes, received)
+            self._plans[out_bytes, in_bytes, ack_bytes, received] = plan
+        self.transfer_packets(user, *plan)
+
+    def _plan(
+        self, out_bytes: int, in_bytes: int, ack_bytes: int, received: bool
+    ) -> tuple[int, int, int, int, int, int]:
+        """:meth:`exchange`'s wire bytes, packets and signals: (bytes out, packets out,
+        bytes in, packets in, signals, packets in a round trip later)."""
         now_in, delayed_in = self.acks(out_bytes) if out_bytes else (0, 0)
         now_out, delayed_out = self.acks(in_bytes) if in_bytes else (0, 0)
         acks_in = now_in + delayed_in
@@ -132,14 +148,13 @@ class VSwitch:
         out_p, in_p = self.packets(out_bytes) + acks_out, self.packets(data_in)
         # the request comes in, the response goes out, its ACKs come in a round trip later
         signals = (out_p > 0) + (in_p > 0) + (acks_in > 0)
-        self.transfer_packets(
-            user,
+        return (
             out_bytes + acks_out * ack_bytes,
             out_p,
             data_in + acks_in * ack_bytes,
             in_p + acks_in,
             signals,
-            later=acks_in,
+            acks_in,
         )
 
     def transfer_packets(
@@ -166,11 +181,25 @@ class VSwitch:
         user.pending_cp_s += (out_p + in_p) * self._cp_s
         if signals is None:  # one SIGA queues the frames out, one interrupt the frames in
             signals = (out_p > 0) + (in_p > 0)
-        self.osa.count(in_bytes, out_bytes, out_p + in_p, signals)
-        waker = self.waker
-        if waker is None:  # no controller runs (none is logged on)
+        osa = self.osa  # the uplink's counters (Chpid.count, inline)
+        osa.read_bytes += in_bytes
+        osa.write_bytes += out_bytes
+        osa.packets += out_p + in_p
+        osa.signals += signals
+        controller = self.controller_vm
+        if controller is None:  # no controller runs (none is logged on)
             return
+        per_packet_s = self.controller_s_per_packet
+        # a signal wakes it, unless it is working (then its next look takes the packets)
         if out_p + in_p - later:
-            waker(0.0, out_p + in_p - later)
+            controller.work_s += (out_p + in_p - later) * per_packet_s
+            if not controller.working:
+                controller.burst(None)
         if later:  # the last *later* packets in come a round trip later
-            waker(self.round_trip_s, later)
+            if self.round_trip_s > 0:
+                event = after(controller.env, self.round_trip_s, [controller.arrive])
+                event._value = later * per_packet_s
+            else:  # no round trip: a signal of their own, now
+                controller.work_s += later * per_packet_s
+                if not controller.working:
+                    controller.burst(None)

@@ -97,6 +97,10 @@ class LinuxApp(LinuxServer):
             if self.p["vswitch"] not in switches:
                 raise ZvmsimError(f"user {self.vm.userid}: no VSWITCH '{self.p['vswitch']}'")
             self.vswitch = switches[self.p["vswitch"]]
+        # a transaction's request and response (bytes), and the headers of an ACK
+        self._net_in = int(self.p["net_in_kb"] * 1024)
+        self._net_out = int(self.p["net_out_kb"] * 1024)
+        self._ack_bytes = self.machine.config.calibration.linux_stack.header_bytes
         self.space.hot = self.space.wss  # Linux touches its hot set all the time
         self.txns = 0
         self.resp_s = 0.0
@@ -146,7 +150,7 @@ class LinuxApp(LinuxServer):
         """Serve one request: it comes in, CPU, its swap and disk I/Os, the answer goes out."""
         m, vm, rnd = self.machine, self.vm, self.rnd
         if self.vswitch is not None:  # the request comes in
-            self.vswitch.receive(vm, int(self.p["net_in_kb"] * 1024))
+            self.vswitch.receive(vm, self._net_in)
         yield m.processors.run(vm, self.p["txn_cpu_ms"] / 1000.0, 0.0)
         swaps = poisson(rnd, self.p["swap_per_txn"]) if self.p["swap"] != "none" else 0
         for _ in range(swaps):
@@ -163,13 +167,7 @@ class LinuxApp(LinuxServer):
         if self.disks:
             yield from self._disk_io()
         if self.vswitch is not None:
-            self.vswitch.exchange(
-                vm,
-                int(self.p["net_out_kb"] * 1024),
-                int(self.p["net_in_kb"] * 1024),
-                self.machine.config.calibration.linux_stack.header_bytes,
-                received=True,
-            )
+            self.vswitch.exchange(vm, self._net_out, self._net_in, self._ack_bytes, True)
 
     def prepare(self) -> None:
         """Storage as a Linux server's; the hot regions of its disks are in the CU cache."""

@@ -16,7 +16,7 @@ second's worth of data through its VSWITCH in one transfer, and spends
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 from typing import Any
 
 from ..cp.vmdbk import TIW
@@ -39,44 +39,38 @@ class VSwitchController(Workload):
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
-        self._working = False  # in a burst (or waiting for a processor to run one)
-        self._work_s = 0.0  # its time for the packets signalled and not yet worked off
+        # what its switches see of it (they signal it, :meth:`VSwitch.transfer_packets`)
+        self.env = self.machine.env
+        self.working = False  # in a burst (or waiting for a processor to run one)
+        self.work_s = 0.0  # its time for the packets signalled and not yet worked off
 
     def run(self) -> Generator:
         m, vm = self.machine, self.vm
         channels = m.config.calibration.channels
         for vs in m.vswitches.values():
             if vs.controller == vm.userid:
-                vs.waker = self._waker(vs.controller_s_per_packet)
+                vs.controller_vm = self
                 vs.round_trip_s = 2 * channels[vs.osa.kind].latency_us / 1e6
         m.add_to_dispatch_list(vm)
         vm.state = TIW
         # from here on the signals drive it (callbacks, not a process resumed at each)
         yield m.env.event()
 
-    def _waker(self, per_packet_s: float) -> Callable[[float, int], None]:
-        """A switch's wake-up: *packets* queued for it *delay* seconds from now."""
+    def arrive(self, event: Any) -> None:
+        """A signal that came later (an ACK's round trip): its work is the event's value."""
+        self.work_s += event._value
+        if not self.working:
+            self.burst(None)
 
-        def wake(delay: float, packets: int) -> None:
-            if delay > 0:
-                later = self.machine.env.timeout(delay)
-                later.callbacks.append(lambda _event: wake(0.0, packets))
-                return
-            self._work_s += packets * per_packet_s
-            if not self._working:
-                self._burst(None)
-
-        return wake
-
-    def _burst(self, _event: Any) -> None:
+    def burst(self, _event: Any) -> None:
         """Work off what was signalled (at a wake, or at the end of the last burst)."""
-        work, self._work_s = self._work_s, 0.0
+        work, self.work_s = self.work_s, 0.0
         if not work:  # nothing came meanwhile: idle in the dispatch list
-            self._working = False
+            self.working = False
             self.vm.state = TIW
             return
-        self._working = True
-        self.machine.processors.run(self.vm, work, 0.0).callbacks.append(self._burst)
+        self.working = True
+        self.machine.processors.run(self.vm, work, 0.0).callbacks.append(self.burst)
 
 
 class LinuxNetwork(Workload):
