@@ -68,6 +68,11 @@ AFFINITY_LOOK = 4  # ready entries a free processor looks through for one of its
 SYSTEM_FLUSH_S = 0.0005  # CP time gathered (SystemTime) before it is placed
 
 
+def _succeed_waiter(event: Timeout) -> None:
+    """The end of a burst that waited in a queue: fire the event its user waits on."""
+    event._value.succeed()
+
+
 class SystemTime:
     """Small pieces of CP time (a scan, a page-out, a spin) gathered until there is
     ``SYSTEM_FLUSH_S`` of it, then placed as one burst by *place(seconds)*."""
@@ -397,22 +402,46 @@ class Processors:
             and not occupancy.free(start, total, self.count - 1)
         ):
             # the others may hold the physical PUs: running and suspended spans
-            segs = self.occupancy.place(start, total, self._running(cpu, start))
+            segs = occupancy.place(start, total, self._running(cpu, start))
             end = segs[-1][1]
             self.susp_s[cpu] += end - start - total
             free_at[cpu] = end
             self._segments[cpu].extend(segs)  # type: ignore[index]
             speed = total / (end - start)  # (what unrun sees of it)
-            return self._run_burst(cpu, user, start, end, speed, total, virtual_s, waiter)
-        if speed == 1.0:
-            end = start + total
         else:
-            end = start + total / speed
-            self.susp_s[cpu] += end - start - total
-        free_at[cpu] = end
-        if self._segments is not None and end != start:  # an empty one adds nothing
-            self._segments[cpu].append((start, end, speed))
-        return self._run_burst(cpu, user, start, end, speed, total, virtual_s, waiter)
+            if speed == 1.0:
+                end = start + total
+            else:
+                end = start + total / speed
+                self.susp_s[cpu] += end - start - total
+            free_at[cpu] = end
+            if self._segments is not None and end != start:  # an empty one adds nothing
+                self._segments[cpu].append((start, end, speed))
+        # charge it and schedule its end (_run_burst's steps, inline)
+        env = self.env
+        now = env._now
+        self.busy_s[cpu] += total
+        self.virtual_s[cpu] += virtual_s
+        if user is self.cp:
+            self.system_s[cpu] += total
+        user.vcpu_s += virtual_s
+        user.tcpu_s += total
+        user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
+        user.state = RUN
+        if user is not self.cp:
+            self.guest_burst[cpu] = (start, end)
+        done = Timeout.__new__(Timeout)  # clock.after, inline
+        done.env = env
+        done._delay = end - now
+        done._ok = True
+        if waiter is None:
+            done.callbacks = [self._freed_cbs[cpu]]
+            done._value = None
+        else:  # its end fires the waiter (carried as the timeout's value, nothing reads it)
+            done.callbacks = [_succeed_waiter, self._freed_cbs[cpu]]
+            done._value = waiter
+        heapq.heappush(env._queue, (now + done._delay, NORMAL, next(env._eid), done))  # type: ignore[attr-defined]
+        return done
 
     def _place_plain(
         self,
@@ -461,7 +490,9 @@ class Processors:
             self.guest_burst[cpu] = (start, end)
         if waiter is None:
             return after(env, end - now, [self._freed_cbs[cpu]])
-        return after(env, end - now, [lambda _event: waiter.succeed(), self._freed_cbs[cpu]])
+        done = after(env, end - now, [_succeed_waiter, self._freed_cbs[cpu]])
+        done._value = waiter  # its end fires the waiter (nothing else reads the value)
+        return done
 
     def _take_lock(self, cpu: int, now: float, times: int) -> float:
         """*cpu* takes the scheduler lock before its burst: its spin and hold are system
