@@ -330,9 +330,12 @@ class Processors:
         vclock = self._vclock
         start_tag = vclock if vclock > user.vfinish else user.vfinish  # max(), its tie
         user.vfinish = start_tag + total / user.weight
-        seq = next(self._seq)
+        # a burst's sequence number breaks ties in the ready queue (only their order
+        # matters, so one placed at once needs none), and keys the defect's deadlines
+        seq = -1
         excess = self.excess
         if excess is not None:  # the defect orders bursts by its deadlines
+            seq = next(self._seq)
             excess.tag(seq, user, total, now)
         if not self._ready:
             free_at = self.free_at
@@ -353,6 +356,8 @@ class Processors:
                 if self._segments is None and not self.refill_s and not user.limithard:
                     return self._place_plain(cpu, user, total, virtual_s, None)
                 return self._place(cpu, user, total, virtual_s)
+        if excess is None:
+            seq = next(self._seq)
         event = env.event()
         if self._any_deferred:
             self._undefer()
@@ -698,10 +703,11 @@ class Processors:
             cp.tcpu_s += cp_s
         cp.burst = (start, end, 0.0, cpu, speed)
         cp.state = RUN
-        if self._deferring:
-            self._defer(cpu, end - now)
+        if self._deferring:  # _defer(cpu, end - now), inline
+            self._deferred[cpu] = (now + (end - now), next(env._eid))  # type: ignore[attr-defined]
+            self._any_deferred = True
         else:
-            env.timeout(end - now).callbacks.append(self._freed_cbs[cpu])
+            after(env, end - now, [self._freed_cbs[cpu]])
         return True
 
     def _defer(self, cpu: int, delay: float) -> None:
