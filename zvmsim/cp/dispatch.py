@@ -125,7 +125,8 @@ class _Sliced:
         """Run the next slice (the last one has ended when none is left)."""
         procs = self.procs
         while self.left > 1e-12:
-            piece = min(procs.slice_s, self.left)
+            left, slice_s = self.left, procs.slice_s
+            piece = left if left < slice_s else slice_s  # min(slice_s, left), its tie
             self.left -= piece
             event = procs.run(self.user, piece * self.share, piece * (1.0 - self.share))
             if event.callbacks is not None:  # not processed yet: go on when it is

@@ -133,14 +133,14 @@ class LinuxApp(LinuxServer):
         m.add_to_dispatch_list(vm)
         self.start_own_io()
         while True:
-            now = env.now
+            now = env._now  # (env.now, without the property's call)
             if next_tick <= now:
                 yield from self.tick()
                 next_tick += tick
             elif arrival <= now:
                 yield from self._transaction()
                 self.txns += 1
-                self.resp_s += env.now - arrival
+                self.resp_s += env._now - arrival
                 arrival += rnd.expovariate(rate)
             else:
                 vm.state = TIW
