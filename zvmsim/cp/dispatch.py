@@ -401,12 +401,16 @@ class Processors:
                 user.limit_free_at = start + total / rate
         speed = self.speed[cpu]
         occupancy = self.occupancy
-        if (
-            occupancy is not None
-            and speed == 1.0
-            and total > 0
-            and not occupancy.free(start, total, self.count - 1)
-        ):
+        held = False  # the others may hold every physical PU before the burst ends
+        if occupancy is not None and speed == 1.0 and total > 0:
+            if occupancy.span_from <= start < occupancy.span_to:  # occupancy.free, inline
+                held = not (
+                    occupancy.span_held + self.count - 1 < occupancy.capacity
+                    and start + total <= occupancy.span_to
+                )
+            else:
+                held = not occupancy.free(start, total, self.count - 1)
+        if held:
             # the others may hold the physical PUs: running and suspended spans
             segs = occupancy.place(start, total, self._running(cpu, start))
             end = segs[-1][1]

@@ -62,10 +62,12 @@ class Occupancy:
         # each partition's runs drawn and not yet wholly past, and the time of those past
         self._runs: dict[str, deque[tuple[float, float]]] = {n: deque() for n in self._logical}
         self._held: dict[str, float] = dict.fromkeys(self._logical, 0.0)
-        # the span :meth:`held` found last: from, to (the next change, or the drawn end)
-        # and the count held in it; forgotten when more is drawn (the drawn end moves)
-        self._lo = self._hi = 0.0
-        self._count = 0
+        # the span :meth:`held` found last: the others hold span_held physical PUs from
+        # span_from until span_to (the next change, or the drawn end); emptied when more
+        # is drawn (the drawn end moves). For a start inside it, a caller may answer
+        # :meth:`free` from it as free does, without the call.
+        self.span_from = self.span_to = 0.0
+        self.span_held = 0
 
     @property
     def active(self) -> bool:
@@ -76,7 +78,7 @@ class Occupancy:
         """Draw the others' dispatches up to *until* (and a horizon beyond)."""
         if until < self._drawn:
             return
-        self._lo = self._hi = 0.0  # the last span found may end at the drawn end
+        self.span_from = self.span_to = 0.0  # the last span found may end at the drawn end
         upto = until + HORIZON_S
         rnd = self._rnd
         changes = self._pending  # (time, +1 or -1), all at or after _drawn
@@ -121,20 +123,20 @@ class Occupancy:
 
     def held(self, t: float) -> tuple[int, float]:
         """Physical PUs the others hold at *t*, and when that next changes."""
-        if self._lo <= t < self._hi:  # in the span found last (bursts start near now)
-            return self._count, self._hi
+        if self.span_from <= t < self.span_to:  # in the span found last (bursts start near now)
+            return self.span_held, self.span_to
         self._extend(t)
         times = self.times
         i = bisect_right(times, t) - 1
         nxt = times[i + 1] if i + 1 < len(times) else self._drawn
-        self._lo, self._hi, self._count = times[i], nxt, self.counts[i]
-        return self._count, nxt
+        self.span_from, self.span_to, self.span_held = times[i], nxt, self.counts[i]
+        return self.span_held, nxt
 
     def free(self, start: float, work: float, ours: int) -> bool:
         """Whether a burst of *work* from *start* surely runs straight through: a physical
         PU is left even if all *ours* other logical PUs of z/VM run, till it ends."""
-        if self._lo <= start < self._hi:  # in the span found last: held()'s answer, inline
-            return self._count + ours < self.capacity and start + work <= self._hi
+        if self.span_from <= start < self.span_to:  # in the span found last: held(), inline
+            return self.span_held + ours < self.capacity and start + work <= self.span_to
         held, nxt = self.held(start)
         return held + ours < self.capacity and start + work <= nxt
 
