@@ -675,15 +675,19 @@ class Processors:
         cpu = free_at.index(low)
         cp = self.cp
         occupancy = self.occupancy
-        if (
-            self.lock is not None
-            or cp.limithard
-            or (
-                occupancy is not None
-                and cp_s > 0
-                and not occupancy.free(now + redispatch_s, cp_s, self.count - 1)
-            )
-        ):
+        # the lock, a limit, or the others holding every physical PU before its work
+        # ends: _place's way (asked in this order: free() draws the others' dispatches)
+        held = self.lock is not None or cp.limithard
+        if not held and occupancy is not None and cp_s > 0:
+            start = now + redispatch_s
+            if occupancy.span_from <= start < occupancy.span_to:  # occupancy.free, inline
+                held = not (
+                    occupancy.span_held + self.count - 1 < occupancy.capacity
+                    and start + cp_s <= occupancy.span_to
+                )
+            else:
+                held = not occupancy.free(start, cp_s, self.count - 1)
+        if held:
             self._place(cpu, cp, cp_s, 0.0)
             return True
         # _place's steps for CP's own burst on a waiting processor, in its order
