@@ -427,31 +427,7 @@ class Processors:
             free_at[cpu] = end
             if self._segments is not None and end != start:  # an empty one adds nothing
                 self._segments[cpu].append((start, end, speed))
-        # charge it and schedule its end (_run_burst's steps, inline)
-        env = self.env
-        now = env._now
-        self.busy_s[cpu] += total
-        self.virtual_s[cpu] += virtual_s
-        if user is self.cp:
-            self.system_s[cpu] += total
-        user.vcpu_s += virtual_s
-        user.tcpu_s += total
-        user.burst = (start, end, virtual_s / total if total else 0.0, cpu, speed)
-        user.state = RUN
-        if user is not self.cp:
-            self.guest_burst[cpu] = (start, end)
-        done = Timeout.__new__(Timeout)  # clock.after, inline
-        done.env = env
-        done._delay = end - now
-        done._ok = True
-        if waiter is None:
-            done.callbacks = [self._freed_cbs[cpu]]
-            done._value = None
-        else:  # its end fires the waiter (carried as the timeout's value, nothing reads it)
-            done.callbacks = [_succeed_waiter, self._freed_cbs[cpu]]
-            done._value = waiter
-        heapq.heappush(env._queue, (now + done._delay, NORMAL, next(env._eid), done))  # type: ignore[attr-defined]
-        return done
+        return self._run_burst(cpu, user, start, end, speed, total, virtual_s, waiter)
 
     def _place_plain(
         self,
