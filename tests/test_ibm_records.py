@@ -209,8 +209,8 @@ def test_d1_r16_mrmtrsch() -> None:
 
 def test_d5_r3_mrprcprp() -> None:
     rec = _one(ibm.mrprcprp(T0, cpuad=0x0A))
-    assert type(rec) is MRPRCPRP and rec.cpu == "0A" and rec.busy_us == 0
-    ours = MRPRCPRP(tod=T0, cpu="0A", pu_type="IFL", busy_us=5)
+    assert type(rec) is MRPRCPRP and rec.cpu == "0A" and rec.susp_us == 0
+    ours = MRPRCPRP(tod=T0, cpu="0A", pu_type="IFL", susp_us=5)
     assert ours.encode()[0] == ibm.mrprcprp(T0, 0x0A)
 
 
@@ -453,3 +453,12 @@ def test_fcx100_takes_processor_time_from_mrsytprp() -> None:
     assert row["pct_sys"] == pytest.approx(100 / 60)
     assert row["pct_emu"] == pytest.approx(7.5)
     assert row["pct_susp"] == 0
+
+
+def test_a_processor_without_its_d0_r2_times_is_refused() -> None:
+    """D5 R3 names processor 01 but no D0 R2 carries its times: one plain error."""
+    groups = _groups()
+    for k in (1, 2):
+        groups[k] = ibm.mrprcprp(T0 + k * MINUTE, 0x01) + groups[k]
+    with pytest.raises(ZvmsimError, match=r"processor 01 \(D5 R3\) without its times"):
+        zvmsim.report(MonitorData(_all(b"".join(groups))), "FCX100")

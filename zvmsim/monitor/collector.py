@@ -520,9 +520,6 @@ class MonitorCollector:
                     cpu=f"{cpu:02X}",
                     pu_type=m.config.processors.pu_type,
                     elapsed_us=_us(now),
-                    busy_us=busy,
-                    virtual_us=virtual,
-                    system_us=system,
                     susp_us=_us(procs.suspended(cpu)),
                 )
             )

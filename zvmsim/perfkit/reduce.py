@@ -336,6 +336,11 @@ def reduce(data: MonitorData) -> RunData:
                 getattr(iv, group)[key] = _delta(rec, old[group].get(key), key)
         for key, rec in new["prp"].items():
             iv.cpus[key] = _cpu_times(iv.cpus.get(key), rec, old["prp"].get(key), iv.seconds)
+        for key, cpu in iv.cpus.items():
+            if "busy_us" not in cpu:
+                raise ZvmsimError(
+                    f"monitor data has processor {key} (D5 R3) without its times (D0 R2 MRSYTPRP)"
+                )
         intervals.append(iv)
     return RunData(
         system,

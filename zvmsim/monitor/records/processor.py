@@ -32,12 +32,12 @@ class CpuAddress(IbmField):
 
 @dataclass(frozen=True, slots=True)
 class MRPRCPRP(Record):
-    """D5 R3 — one logical processor: busy, emulation and system time (us).
+    """D5 R3 — one logical processor: its PU type, elapsed and suspended time (us).
 
     IBM's record (z/VM 5.3, 384 bytes) keeps the processor address
     (PRCPRP_PFXCPUAD) and dispatcher counts but no processor times: CP keeps
-    those in D0 R2 (MRSYTPRP). Our times, the PU type and PR/SM's suspension
-    travel in our APPLDATA.
+    busy, emulation and system time in D0 R2 (MRSYTPRP), and so do we. The PU
+    type, the elapsed time and PR/SM's suspension travel in our APPLDATA.
     """
 
     DOMAIN = 5
@@ -50,9 +50,6 @@ class MRPRCPRP(Record):
     cpu: str = char(4, ibm=CpuAddress("PRCPRP_PFXCPUAD", 20, 2, "cpuad"))
     pu_type: str = char(4)
     elapsed_us: int = 0
-    busy_us: int = 0
-    virtual_us: int = 0
-    system_us: int = 0
     susp_us: int = 0  # ready but not dispatched by PR/SM
 
 
