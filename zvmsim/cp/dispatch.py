@@ -403,13 +403,7 @@ class Processors:
         occupancy = self.occupancy
         held = False  # the others may hold every physical PU before the burst ends
         if occupancy is not None and speed == 1.0 and total > 0:
-            if occupancy.span_from <= start < occupancy.span_to:  # occupancy.free, inline
-                held = not (
-                    occupancy.span_held + self.count - 1 < occupancy.capacity
-                    and start + total <= occupancy.span_to
-                )
-            else:
-                held = not occupancy.free(start, total, self.count - 1)
+            held = not occupancy.free(start, total, self.count - 1)
         if held:
             # the others may hold the physical PUs: running and suspended spans
             segs = occupancy.place(start, total, self._running(cpu, start))
@@ -655,14 +649,7 @@ class Processors:
         # ends: _place's way (asked in this order: free() draws the others' dispatches)
         held = self.lock is not None or cp.limithard
         if not held and occupancy is not None and cp_s > 0:
-            start = now + redispatch_s
-            if occupancy.span_from <= start < occupancy.span_to:  # occupancy.free, inline
-                held = not (
-                    occupancy.span_held + self.count - 1 < occupancy.capacity
-                    and start + cp_s <= occupancy.span_to
-                )
-            else:
-                held = not occupancy.free(start, cp_s, self.count - 1)
+            held = not occupancy.free(now + redispatch_s, cp_s, self.count - 1)
         if held:
             self._place(cpu, cp, cp_s, 0.0)
             return True
