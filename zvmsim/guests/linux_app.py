@@ -16,7 +16,9 @@ keeps writing them from end to end, so all their pages are in use.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Generator
+from itertools import accumulate
 from typing import Any
 
 from ..cp.minidisk import BLOCK_BYTES
@@ -47,6 +49,11 @@ def _vdisk(workload: Workload, vaddr: str, mb: float) -> Space:
     return storage.add(space)
 
 
+def _cumulative(values: list[float] | None) -> list[float] | None:
+    """Running sums of *values* (None stays None)."""
+    return None if values is None else list(accumulate(values))
+
+
 class LinuxApp(LinuxServer):
     """A Linux server answering transactions, swapping to a VDISK or a minidisk."""
 
@@ -65,6 +72,9 @@ class LinuxApp(LinuxServer):
         "io_per_txn": 0.0,
         "blocks_per_io": 1,
         "read_share": 0.7,
+        "disk_rates": "",  # per disk, comma-separated: relative I/O rates (empty: even)
+        "read_shares": "",  # per disk, comma-separated: reads' share (empty: read_share)
+        "disk_blocks": "",  # per disk, comma-separated: blocks per I/O (empty: blocks_per_io)
         "hot_mb": 0.0,  # per disk: the region most of its I/O goes to (0: uniform)
         "hot_share": 0.8,
         "vswitch": "",  # the VSWITCH its virtual NIC is coupled to
@@ -91,6 +101,10 @@ class LinuxApp(LinuxServer):
         self.disks = [self.minidisk(n) for n in names]
         if self.p["io_per_txn"] > 0 and not self.disks:
             raise ZvmsimError(f"user {self.vm.userid}: io_per_txn needs some disks")
+        self._cum_rates = _cumulative(self._per_disk("disk_rates", 0.0, None))
+        self._read_shares = self._per_disk("read_shares", 0.0, 1.0)
+        blocks = self._per_disk("disk_blocks", 1.0, None)
+        self._blocks = None if blocks is None else [int(b) for b in blocks]
         self.vswitch = None
         if self.p["vswitch"]:
             switches = getattr(self.machine, "vswitches", {})
@@ -179,6 +193,31 @@ class LinuxApp(LinuxServer):
                 last = disk.first_track + (min(hot, disk.blocks) - 1) // disk.blocks_per_track
                 cache.warm(range(disk.first_track, last + 1))
 
+    def _per_disk(self, name: str, low: float, high: float | None) -> list[float] | None:
+        """A comma-separated per-disk list of figures in [low, high], or None if not given."""
+        text = str(self.p[name]).strip()
+        if not text:
+            return None
+        try:
+            values = [float(v) for v in text.split(",")]
+        except ValueError:
+            raise ZvmsimError(f"user {self.vm.userid}: {name} must be numbers") from None
+        bad = any(v < low or (high is not None and v > high) for v in values)
+        if len(values) != len(self.disks) or bad or not any(values):
+            top = "" if high is None else f" to {high:g}"
+            raise ZvmsimError(
+                f"user {self.vm.userid}: {name} needs one figure per disk "
+                f"({len(self.disks)}), each {low:g}{top}"
+            )
+        return values
+
+    def _pick_disk(self) -> int:
+        """Which disk an I/O goes to: at random, in proportion to the disks' rates."""
+        cum = self._cum_rates
+        if cum is None:
+            return self.rnd.randrange(len(self.disks))
+        return bisect_right(cum, self.rnd.random() * cum[-1])
+
     def _hot_blocks(self) -> int:
         return int(self.p["hot_mb"] * 1024 * 1024 // BLOCK_BYTES)
 
@@ -187,9 +226,13 @@ class LinuxApp(LinuxServer):
         vm, rnd, disks = self.vm, self.rnd, self.disks
         count, share = self.p["blocks_per_io"], self.p["read_share"]
         hot, hot_share = self._hot_blocks(), self.p["hot_share"]
+        shares, blocks = self._read_shares, self._blocks
         for _ in range(poisson(rnd, self.p["io_per_txn"])):
-            disk = disks[rnd.randrange(len(disks))]
-            write = rnd.random() >= share
+            index = self._pick_disk()
+            disk = disks[index]
+            write = rnd.random() >= (share if shares is None else shares[index])
+            if blocks is not None:
+                count = blocks[index]
             span = min(hot, disk.blocks) if hot and rnd.random() < hot_share else disk.blocks
             # the request's thread waits; the virtual CPU idles in an enabled wait with
             # the I/O in flight, which CP samples as I/O active, not as CP's I/O wait
