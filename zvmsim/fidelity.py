@@ -78,18 +78,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "(about 0.40 against 0.75 IFL of virtual time); the simulation runs the "
         "'before' workload on the new configuration, about 29% busy"
     ),
-    ("fine", "", "pct_tiw@LMRDB2P"): (
-        "72/76/62 (seeds 1-3, seed 2 out; 71/75/69 over 600 s) against 65: our DB2 guest is "
-        "seen running (21-29%) and in CPU wait (0-1%) less than the seed's 29% and 4%, so "
-        "more of its samples fall to test idle; suspected: CPU wait on a half-busy "
-        "two-way is too rare for the Linux guests (their %CPU is 0-3 here, 3-4 in the "
-        "seed). A Linux guest in test idle is now seen in CPU wait while its last 100 Hz "
-        "timer interrupt waits for a processor (both running guest bursts begun before "
-        "it), but that is about 1 sample in 150: our bursts last 5 ms at most (a time "
-        "slice) and both processors run guests in a few samples in ten. The seed's "
-        "guests waited more, perhaps WebSphere's threads on two virtual processors "
-        "(the seed does not give them; ours have one)"
-    ),
     ("fine", "", "pct_act@LMRLN1P"): (
         "100 against 87: a sample finds a user active when it used processor time since "
         "the sample before, and our Domino guest's 100 Hz timer ticks in every 2 s "
@@ -131,32 +119,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "PGIN+PGOUT 0 but for 1.5 in one, so its 70-minute mean of 14 comes from minutes "
         "the excerpt does not print, and a 3-minute window may rightly see none (issue "
         "18 section 6: light XSTORE traffic)"
-    ),
-    ("fine", "", "write_bytes_rate"): (
-        "317/326/338 KB/s (seeds 1-3) against 251 KB/s on FICON CHPID 40, seed 3 out of "
-        "tolerance (the bound is 326): the guests' I/O sizes are our choices (blocks per "
-        "I/O), set before this figure was read. Most of it is LMRLN2P's 128 KB writes to "
-        "LPLAM1 (4.5 a second), the size the seed's 5.7 ms of connect time asks for at the "
-        "ESS's 26 MB/s; yet the seed's two channels wrote 510 KB/s in all, which leaves "
-        "LPLAM1 about 70 KB an I/O. So the seed's LPLAM1 connect time holds more than its "
-        "data transfer (perhaps writes paced while its cluster's NVS was full, which FICON "
-        "shows as connect time), not modelled: our NVS-full writes wait disconnected"
-    ),
-    ("fine", "", "read_bytes_rate"): (
-        "69/75/80 KB/s (seeds 1-3) against 25 KB/s: the guests' read shares and sizes are "
-        "our choices; the seed's channel read a tenth of what it wrote. The seed's FCX108 "
-        "%READ (0 on the four LPL* volumes, 17-83 on the DB2 ones) would bring ours within "
-        "tolerance, but the writes that would replace the reads push write_bytes_rate "
-        "further out (see there)"
-    ),
-    ("fine", "", "resp_ms@0D10"): (
-        "3.07/3.25/2.93 ms against 2.3 (seeds 1 and 2 out) on one of LMRDB2P's volumes: "
-        "our DB2 guest spreads its reads evenly over its four volumes; the seed's "
-        "volumes range 2.3-3.3. Tried: each volume's I/O rate and read share from the "
-        "seed's FCX108 (2.2/1.2/.8/.7 a second, 17/46/61/83% reads) gives 0D10 1.3-1.4 ms, "
-        "too fast: its writes are fast writes with no disconnect time, while the seed's "
-        "write-mostly DB2 volumes (0F2C 3% reads, Disc 2.0) waited for the disks on writes "
-        "too, on the cluster our other systems' write bursts leave alone"
     ),
     ("undersized_lpar", "", "block_size"): (
         "3.99 pages per write I/O (seeds 1-3) against 2-3: each write takes the run "
@@ -308,9 +270,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
 # Known misses that show on some seeds only (the others fall within the tolerance):
 # key as in KNOWN_MISSES -> the seeds that miss; a miss not named here misses on all.
 SEED_MISSES: dict[tuple[str, str, str], tuple[int, ...]] = {
-    ("fine", "", "pct_tiw@LMRDB2P"): (2,),
-    ("fine", "", "write_bytes_rate"): (3,),
-    ("fine", "", "resp_ms@0D10"): (1, 2),
     ("fine", "", "pct_act@PERFSVM"): (1,),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@paging volumes"): (1,),
     ("paging_difficulties", "phase=full-volumes", "pct_alloc@XXPG*"): (2,),
