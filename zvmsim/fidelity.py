@@ -310,12 +310,17 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "33-35 (and %TIW 34 against 10), so the seed's users look like a mix of the "
         "two, or spent more of their active samples working: the seed's %IOA 8, "
         "%SIM 2 and some 7 left for %RUN against our 4-5, 0 and 0. A query's CPU "
-        "raised from 1.5 to 40 ms gives %RUN 3-5 but %DM still 58-63. Perfkit's "
-        "'<-SVM and->' heading stands over %TI, %EL and %DM alike, and zvmsim "
-        "reads %TI as SVM wait and test idle; read the same way, %DM would be SVM "
-        "wait and dormant (users dropped while they wait for EDLSFS), not every "
-        "dormant sample. No IBM source at hand settles it, and reading it so "
-        "would change every scenario's USTAT (fine's PERFSVM, %DM 60, too)"
+        "raised from 1.5 to 40 ms gives %RUN 3-5 but %DM still 58-63. A lead not "
+        "followed: CP's high-frequency user counters (MRUSEINT, D4 R4, z/VM 4.3) "
+        "count dormant (HFDORM) apart from dormant and in SVM wait (HFDSVM), as "
+        "they count test idle (HFTIDL) apart from test idle and in SVM wait "
+        "(HFTSVM), and Perfkit's '<-SVM and->' heading stands over %TI, %EL and "
+        "%DM alike; zvmsim reads %TI as SVM and test idle but %DM as any dormant "
+        "sample. Read as SVM and dormant (plain dormant samples then not active "
+        "at all), the seed's 51 would be users dropped while they wait for the "
+        "SFS server on the pinned volume, with their own I/O waits only 19: a "
+        "grinch whose users mostly wait on EDLSFS, and a USTAT change for every "
+        "scenario (fine's PERFSVM, %DM 60, would have to be in SVM wait)"
     ),
 }
 
