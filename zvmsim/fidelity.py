@@ -88,7 +88,12 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "it), but that is about 1 sample in 150: our bursts last 5 ms at most (a time "
         "slice) and both processors run guests in a few samples in ten. The seed's "
         "guests waited more, perhaps WebSphere's threads on two virtual processors "
-        "(the seed does not give them; ours have one)"
+        "(the seed does not give them; ours have one). A clue: the seed's samples saw its "
+        "users running more than the processors ran them: its %RUN weighted by %ACT sums "
+        "to 1.04 processors (LMRDB2P 29, LMRLN2P 8, LMRWASP 64 at 99, LMRLN1P 5 at 87) "
+        "while the partition was 0.94 busy (46.9% of 2, CP's share included); ours see a "
+        "guest running as long as it runs (LMRDB2P over 1800 s: %RUN 25/22/27 against "
+        "25.4% of a processor, %TIW 71/74/68)"
     ),
     ("fine", "", "pct_act@LMRLN1P"): (
         "100 against 87: our HF sample finds a user active when it used processor time "
