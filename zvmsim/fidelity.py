@@ -106,7 +106,7 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "function, simulation, page wait, limit list, CPU wait, running, eligible SVM wait, "
         "loading, dormant, dormant SVM wait, I/O active, test idle, test-idle SVM wait, "
         "page active, tested in that order) are counts per monitor sample interval; no "
-        "record tells whether a user used the processor between two HF samples, so "
+        "record we know of tells whether a user used the processor between two HF samples, so "
         "Performance Toolkit can tell activity per interval only (our hf_act is our own "
         "counter). The seed fits one such rule: an interval counts (all its samples) when "
         "one of its HF samples found the user neither idle in queue, nor dormant, nor in "
@@ -141,8 +141,11 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "60); the seed's PERFSVM was active in about four samples a minute and also "
         "waited on I/O "
         "(%IOA 23) and on another service machine (%TI 5), work it does that is not in "
-        "the seed. Read per monitor interval (see pct_act@LMRLN1P) it gave 0/55/85 over "
-        "1200 s: its 120 ms a minute is caught by a 2 s sample in some minutes only"
+        "the seed. Which seeds miss is a matter of phase: its timer runs every 60 s, a "
+        "multiple of the 2 s HF rate, so a run's random timer phase decides for every "
+        "minute alike whether a sample catches its burst running (seeds 2 and 3: two "
+        "active samples a minute, RUN then DM) or not (seed 1: one, DM or TIW). Read per "
+        "monitor interval (see pct_act@LMRLN1P) it gave 0/55/85 over 1200 s"
     ),
     ("fine", "", "pgin_pgout"): (
         "0 against 14 a second: our partition is roomier than the seed's. The seed's "
