@@ -212,14 +212,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "pace). Not had together with the paging rows, and a pace set from this row "
         "would make it an echo of an input (workload), not a prediction"
     ),
-    ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "disc_ms@paging volumes"): (
-        "ours .03 ms: the paging volumes' control unit (paging2008) answers every I/O "
-        "as a cache hit. NVS and DFW bypass are modelled (zvmsim.hardware.nvs), but "
-        "this system's page writes (about 1.3 I/Os of 14 pages a second a volume) "
-        "cannot fill a 2105's NVS (384 MB to 2 GB) by themselves; the seed's 0-.9 ms "
-        "would need other systems writing into the same NVS (as fine's ESS has), "
-        "about which the seed says nothing"
-    ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@paging volumes"): (
         "seed 1: 4.5% against 8-18 (seeds 2 and 3: 8.1, 8.4): %Busy is the share of "
         "the interval the exposure served I/O (rate x Serv), and seed 1's overflow to "
