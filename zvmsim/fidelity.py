@@ -219,7 +219,8 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "is about twice its own rate x Serv (1.3/s x 54 ms = 7%), where every other "
         "seed's FCX108 shows %Busy = rate x Serv, so Perfkit's %Busy here counts "
         "something we do not (the time the device is reserved while its I/O waits for "
-        "the channel?)"
+        "the channel?). It is not in proportion to the rate either: 12-15% at .8 to 1.3 "
+        "I/O/s, %Busy less rate x Serv about 4-8 points on every volume"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_alloc@XXPG*"): (
         "ours 13/10-12/12% (seeds 1-3) against 37-44: CP's allocator passes over a volume "
@@ -228,7 +229,15 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "(every look used) or all still writing the last burst over the two ESCON "
         "channels (a whole round of looks for each block), so the share follows how the "
         "bursts fall, not the seed's steadier stream of migration writes; the more "
-        "paging I/O, the lower (23/12/20% when the overflow ran at .4-.6 I/O/s a volume)"
+        "paging I/O, the lower (23/12/20% when the overflow ran at .4-.6 I/O/s a volume). "
+        "But the seed's writes come in bursts too (Pend 47 ms at 8% channel busy is a "
+        "line of some 30 I/Os for two channels), and under our rule such a burst over "
+        "24 volumes gives about 12%; so the seed's CP passes over volumes on some other "
+        "test. A clue for it: P-Wrt / %Alloc is .40-.41 pages/s a percent on all 16 "
+        "volumes of this FCX109 (14-page blocks) and .38-.42 on 18 of the sequel's 19 "
+        "(its 3390-3s' 4-page blocks and 3390-9s' 11 alike), so looks are counted in "
+        "pages (or made per page), equally on every volume, and the volumes written "
+        "least are those passed over most"
     ),
     ("paging_difficulties", "phase=full-volumes", "pct_alloc@CFD0*"): (
         "ours 84-96% against 98-100: CP's allocator passes over a volume with a paging "
