@@ -210,7 +210,16 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "the channels 75% busy at 1148 MB; .2 gives 8.7%, inside the tolerance, but at "
         "1450 MB with paging DASD idle (CP's time does not grow in proportion with the "
         "pace). Not had together with the paging rows, and a pace set from this row "
-        "would make it an echo of an input (workload), not a prediction"
+        "would make it an echo of an input (workload), not a prediction. The seed's "
+        "intervals say where the difference lies: at 11:22-11:25 (T/V 164-197, 9.9-10.5% "
+        "busy, 2.7 processors nearly all CP's) XSTORE moved only 2,600-3,300 pages a "
+        "second, where ours moves 9,300 for 1.6 processors, so the seed's CP did three "
+        "to five times our VDISK work for each page it had to find a frame for: the "
+        "application does VDISK I/O to pages already there (rewrites, reads) besides "
+        "formatting new ones, at a rate the seed does not give. Tried: the guest's own "
+        "time per I/O from seed 003's CMS COPYFILE (8.8 us, same 2094, against our "
+        "4) with vdisk_us_per_block scaled with it (11.9 us: T/V 93) gives 11.2% busy "
+        "but a capture ratio of .87 (seed .76): CP's system time must grow with it"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@paging volumes"): (
         "seed 1: 4.5% against 8-18 (seeds 2 and 3: 8.1, 8.4): %Busy is the share of "
