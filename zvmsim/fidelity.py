@@ -219,7 +219,9 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "formatting new ones, at a rate the seed does not give. Tried: the guest's own "
         "time per I/O from seed 003's CMS COPYFILE (8.8 us, same 2094, against our "
         "4) with vdisk_us_per_block scaled with it (11.9 us: T/V 93) gives 11.2% busy "
-        "but a capture ratio of .87 (seed .76): CP's system time must grow with it"
+        "but a capture ratio of .87 (seed .76): CP's system time must grow with it "
+        "(memory63's available-list lock, turned on with it, is far too much: 33% "
+        "busy, capture .29, the 5.2 demand scan holding it while 26 processors spin)"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@paging volumes"): (
         "seed 1: 4.5% against 8-18 (seeds 2 and 3: 8.1, 8.4): %Busy is the share of "
