@@ -248,10 +248,10 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "volumes of this FCX109 (14-page blocks) and .38-.42 on 18 of the sequel's 19 "
         "(its 3390-3s' 4-page blocks and 3390-9s' 11 alike), so looks are counted in "
         "pages (or made per page), equally on every volume, and the volumes written "
-        "least are those passed over most. A test that would fit all three kinds of "
-        "volume (not tried; IBM does not document it): take a volume whose MLOAD is "
-        "at most the volumes' mean, which the sequel's fast 3390-9s always are and "
-        "like volumes are about half the time"
+        "least are those passed over most. Tried (IBM does not document the test): "
+        "pass over a volume whose MLOAD (a smoothed service time per page x (1 + its "
+        "I/Os in flight and held)) is above the volumes' mean, which the sequel's fast "
+        "3390-9s never are: 51-92% here, too high and too spread (seed 37-44)"
     ),
     ("paging_difficulties", "phase=full-volumes", "pct_alloc@CFD0*"): (
         "ours 84-96% against 98-100: CP's allocator passes over a volume with a paging "
