@@ -7,7 +7,12 @@ part of its storage on a swap device. The swap device is a VDISK (a CP
 address space in real storage, so a swap I/O is a page touch) or a real
 minidisk (a 4 KB DASD I/O). Between requests the guest behaves like a
 :class:`~zvmsim.guests.linux.LinuxServer`: a hot set touched every tick and a
-few colder pages now and then. It counts its own transactions and their
+few colder pages now and then. A share of those cold touches
+(``txn_cold_share``) are the requests' own: the heap, buffers and code a
+request reaches beyond the hot set. They are drawn in bulk between the
+request's CPU; a page CP took comes back from XSTORE synchronously or from
+DASD as a page fault the request waits for, so a guest squeezed to its hot
+set answers slower. It counts its own transactions and their
 response times, which CP Monitor carries as application data (APPLDATA).
 
 **VDISK writer.** The customer's experiment: a guest that defined VDISKs and
