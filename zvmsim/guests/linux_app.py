@@ -7,7 +7,12 @@ part of its storage on a swap device. The swap device is a VDISK (a CP
 address space in real storage, so a swap I/O is a page touch) or a real
 minidisk (a 4 KB DASD I/O). Between requests the guest behaves like a
 :class:`~zvmsim.guests.linux.LinuxServer`: a hot set touched every tick and a
-few colder pages now and then. It counts its own transactions and their
+few colder pages now and then. A share of those cold touches
+(``txn_cold_share``) are the requests' own: the heap, buffers and code a
+request reaches beyond the hot set. They are drawn in bulk between the
+request's CPU; a page CP took comes back from XSTORE synchronously or from
+DASD as a page fault the request waits for, so a guest squeezed to its hot
+set answers slower. It counts its own transactions and their
 response times, which CP Monitor carries as application data (APPLDATA).
 
 **VDISK writer.** The customer's experiment: a guest that defined VDISKs and
@@ -22,7 +27,7 @@ from itertools import accumulate
 from typing import Any
 
 from ..cp.minidisk import BLOCK_BYTES
-from ..cp.spaces import Space
+from ..cp.spaces import ColdRun, Space
 from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
 from .base import Workload
@@ -63,6 +68,10 @@ class LinuxApp(LinuxServer):
         "workload": "APP",
         "txn_rate": 10.0,
         "txn_cpu_ms": 2.0,
+        # the share of the guest's cold touches (cold_touch_rate) its requests make:
+        # the heap, buffers and code a request reaches beyond the hot set; the
+        # ticks make the rest
+        "txn_cold_share": 0.0,
         "swap": "vdisk",
         "swap_mb": 256.0,
         "swap_per_txn": 1.0,
@@ -91,6 +100,12 @@ class LinuxApp(LinuxServer):
             )
         if self.p["txn_rate"] <= 0 or self.p["swap_mb"] <= 0:
             raise ZvmsimError(f"user {self.vm.userid}: txn_rate and swap_mb must be positive")
+        share = self.p["txn_cold_share"]
+        if not 0.0 <= share <= 1.0:
+            raise ZvmsimError(f"user {self.vm.userid}: txn_cold_share must be within 0-1")
+        cold_rate = self.p["cold_touch_rate"]
+        self.tick_cold_rate = cold_rate * (1.0 - share)
+        self._txn_touches = cold_rate * share / self.p["txn_rate"]  # a request's, on average
         self.vdisk: Space | None = None
         self.swap_disk = None
         if self.p["swap"] == "vdisk":
@@ -165,7 +180,10 @@ class LinuxApp(LinuxServer):
         m, vm, rnd = self.machine, self.vm, self.rnd
         if self.vswitch is not None:  # the request comes in
             self.vswitch.receive(vm, self._net_in)
-        yield m.processors.run(vm, self.p["txn_cpu_ms"] / 1000.0, 0.0)
+        if self._txn_touches:
+            yield from self._work()
+        else:
+            yield m.processors.run(vm, self.p["txn_cpu_ms"] / 1000.0, 0.0)
         swaps = poisson(rnd, self.p["swap_per_txn"]) if self.p["swap"] != "none" else 0
         for _ in range(swaps):
             read = rnd.random() < 0.5
@@ -182,6 +200,30 @@ class LinuxApp(LinuxServer):
             yield from self._disk_io()
         if self.vswitch is not None:
             self.vswitch.exchange(vm, self._net_out, self._net_in, self._ack_bytes, True)
+
+    def _work(self) -> Generator:
+        """The request's CPU, with its touches of pages beyond the hot set between.
+
+        The touches are drawn in bulk (:meth:`Storage.touch_cold_run`): a
+        resident page costs its share of the CPU, one in XSTORE comes back
+        synchronously, one on DASD is a page fault the request waits for.
+        """
+        m, vm = self.machine, self.vm
+        storage, cpu = m.storage, m.processors
+        left = poisson(self.rnd, self._txn_touches)
+        work = self.p["txn_cpu_ms"] / 1000.0
+        per_touch = work / (left + 1)
+        busy = per_touch
+        run = ColdRun(None, 0.0, per_touch, cpu.slice_s)
+        while left > 0:
+            done, busy, step = storage.touch_cold_run(vm, self.space, run, left, busy)  # type: ignore[union-attr]
+            left -= done
+            if step is not None or busy >= run.slice_s:
+                yield cpu.run(vm, busy, 0.0)
+                busy = 0.0
+            if step is not None:
+                yield from step
+        yield cpu.run(vm, busy, 0.0)
 
     def prepare(self) -> None:
         """Storage as a Linux server's; the hot regions of its disks are in the CU cache."""
