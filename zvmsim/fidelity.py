@@ -338,7 +338,11 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "seed writes .87 (17.2-20.0 over 20.4-22.7) and .92; seed 1 passes only because "
         "its 3390-3s read some 10% less than the seed's (18.6-21.2). With the sequel's "
         "paging I/O at the seed's connect time (fid-escon, see serv_ms@XXPG*) the reads "
-        "match the seed's and seed 1 fails too (21.9-23.9)"
+        "match the seed's and seed 1 fails too (21.9-23.9). Under 5.2's rule (a page read "
+        "frees its slot, cp/paging.py read_done) a steady state cannot write fewer pages "
+        "than it reads, and ours writes more (new VDISK pages overflow too), while the "
+        "seed's 19 volumes shown read 13% more than they wrote in those five minutes: a "
+        "draining DASD population, or slots kept on a read, which the model does not do"
     ),
     ("paging_difficulties", "phase=full-volumes", "pct_alloc@XXPG*"): (
         "seed 2: three of the 40 volumes at 41.6-42.3 (the others up to 50.4; seeds 1 and 3 "
