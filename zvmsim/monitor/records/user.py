@@ -50,7 +50,9 @@ class MRUSEACT(Record):
     cls_e2: int = 0
     cls_e3: int = 0
     hf_samples: int = 0  # HF samples taken of the user; its states (hf_run ...
-    # hf_oth) are filed for the samples that found it active only (hf_act)
+    # hf_oth, hf_dorm) are filed for the samples that found it active only (hf_act).
+    # hf_ti, hf_el, hf_dm: test idle, eligible, dormant while waiting for a service
+    # machine (IBM's HFTSVM, HFESVM, HFDSVM; USTAT's "<-SVM and->" columns)
     hf_run: int = 0
     hf_cpu: int = 0
     hf_ldg: int = 0
@@ -69,6 +71,9 @@ class MRUSEACT(Record):
     # HF samples that found the user active: it had used processor time since
     # the sample before, or was running, waiting for a CPU or in a non-idle wait
     hf_act: int = 0
+    # dormant and waiting for no service machine (IBM's HFDORM, kept apart from
+    # HFDSVM): USTAT has no column for it
+    hf_dorm: int = 0
 
 
 @dataclass(frozen=True, slots=True)
