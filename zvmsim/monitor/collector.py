@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from ..cp.dispatch import Processors
 from ..cp.scheduler import LOADING_FAULTS
 from ..cp.sxs import sxs_usage
-from ..cp.vmdbk import CFW, CPU, DM, DORM, IOW, LDG, PGW, RUN, SIM, STATES, Vmdbk
+from ..cp.vmdbk import CFW, CPU, DM, DORM, EL, IOW, LDG, PGW, RUN, SIM, STATES, Vmdbk
 from .channels import ChannelSampler
 from .dasdstat import cache_status_records, link_records
 from .mdcstat import mdc_records
@@ -168,7 +168,9 @@ class MonitorCollector:
             state = sampled_state(vm, now)
             self._user_samples[userid] += 1
             used = vm.tcpu_s - Processors.unrun(vm, now)[0]
-            if state in _WORKING or used > self._user_tcpu[userid] + 1e-9:
+            # (an eligible user files %LDG when loading, but waits: not working)
+            working = state in _WORKING and vm.state != EL
+            if working or used > self._user_tcpu[userid] + 1e-9:
                 # an active user: its state is filed (a user idle since the sample
                 # before files none, as CP's user state sampling does)
                 self._user_act[userid] += 1
