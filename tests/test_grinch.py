@@ -344,6 +344,20 @@ def test_query_users_waiting_for_the_sfs_server_are_svm_and_test_idle(run_data) 
     assert all(_ustat(alone, f"DBQRY{i}")["pct_ti"] == 0 for i in range(1, 8))
 
 
+def test_users_dropped_while_the_sfs_server_works_are_svm_and_dormant(run_data) -> None:
+    """A request that outlasts CP's test-idle time: the user is dropped while it waits
+    for a service machine, USTAT's *SVM and dormant* (%DM); ours end in time."""
+
+    def slow(raw: dict) -> None:
+        raw["guests"]["EDLSFS"]["params"]["request_ios"] = 12  # ~0.8 s on the pinned volume
+
+    quick = run_data("grinch", pinned_data="on")
+    assert all(_ustat(quick, f"DBQRY{i}")["pct_dm"] == 0 for i in range(1, 8))
+    slowed = _raw_run(slow, pinned_data="on")
+    assert all(_ustat(slowed, f"DBQRY{i}")["pct_dm"] > 0 for i in range(1, 8))
+    assert _ustat(slowed, "EDLSFS")["pct_dm"] == 0  # the server waits for nobody
+
+
 def test_the_sfs_server_does_the_requests_block_io_itself(run_data) -> None:
     """The requests' I/O is the server's (its minidisks, I/O active), on top of its own."""
     asked = zvmsim.report(run_data("grinch", pinned_data="off"), "FCX110").frame.attrs["mdisks"]
