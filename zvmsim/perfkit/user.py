@@ -14,9 +14,11 @@ seed 000). %TI, %EL and %DM stand under Perfkit's ``<-SVM and->`` heading:
 test idle, eligible and dormant *while waiting for a service machine* (CP
 keeps HFTSVM, HFESVM and HFDSVM apart from HFTIDL, %TIW, and HFDORM, plain
 dormant); PERFSVM waits for CP's *MONITOR. Plain dormant samples have no
-USTAT column: zvmsim shows them in %OTH; and zvmsim files every eligible
-sample in %EL, in SVM wait or not. The ``>System<`` row is the average per user, not a total, of
-%ACT over all users and of the other shares with %ACT as the weight: seed
+USTAT column: zvmsim shows them in %OTH (where Perfkit puts them is not
+known to us). An eligible user waiting for no service machine is filed
+where CP's test order takes it next: loading (%LDG) or other (%OTH); the
+eligible list itself shows in E0-3. The ``>System<`` row is the average
+per user, not a total, of %ACT over all users and of the other shares with %ACT as the weight: seed
 000's ``>System<`` row (22 users, %ACT 22, %RUN 21, %CPU 4, %TIW 71, %DM 2,
 %IOA 1) is its users' rows so averaged. USTATLOG gives the same shares per
 monitor interval, with a ``>>Mean>>`` row first, for each user (or the one
