@@ -166,6 +166,7 @@ class LinuxServer(Workload):
             raise ZvmsimError(f"user {self.vm.userid}: warm_mb must fit in used_mb - wss_mb")
         self.space = _space(self, self.p["virtual_mb"], detailed=False)
         self.space.wss = int(self.p["wss_mb"] * PAGES_PER_MB)
+        self.tick_cold_rate = self.p["cold_touch_rate"]  # cold touches the ticks make, a second
         path_us = self.machine.config.calibration.path_us
         self._timer_s = path_us["timer_tick_us"] / 1e6
         self._timer_system_s = path_us["timer_tick_system_us"] / 1e6
@@ -286,7 +287,7 @@ class LinuxServer(Workload):
                 if step is not None:
                     yield from step
         cold = space.footprint - wss  # the pages in use outside the hot set
-        for _ in range(poisson(rnd, self.p["cold_touch_rate"] * tick)):
+        for _ in range(poisson(rnd, self.tick_cold_rate * tick)):
             resident_cold = max(0, space.resident - wss)
             if cold > 0 and rnd.random() * cold >= resident_cold:
                 step = storage.fault_counted(vm, space)
