@@ -344,6 +344,20 @@ def test_query_users_waiting_for_the_sfs_server_are_svm_and_test_idle(run_data) 
     assert all(_ustat(alone, f"DBQRY{i}")["pct_ti"] == 0 for i in range(1, 8))
 
 
+def test_users_dropped_while_the_sfs_server_works_are_svm_and_dormant(run_data) -> None:
+    """A request that outlasts CP's test-idle time: the user is dropped while it waits
+    for a service machine, USTAT's *SVM and dormant* (%DM); ours end in time."""
+
+    def slow(raw: dict) -> None:
+        raw["guests"]["EDLSFS"]["params"]["request_ios"] = 12  # ~0.8 s on the pinned volume
+
+    quick = run_data("grinch", pinned_data="on")
+    assert all(_ustat(quick, f"DBQRY{i}")["pct_dm"] == 0 for i in range(1, 8))
+    slowed = _raw_run(slow, pinned_data="on")
+    assert all(_ustat(slowed, f"DBQRY{i}")["pct_dm"] > 0 for i in range(1, 8))
+    assert _ustat(slowed, "EDLSFS")["pct_dm"] == 0  # the server waits for nobody
+
+
 def test_the_sfs_server_does_the_requests_block_io_itself(run_data) -> None:
     """The requests' I/O is the server's (its minidisks, I/O active), on top of its own."""
     asked = zvmsim.report(run_data("grinch", pinned_data="off"), "FCX110").frame.attrs["mdisks"]
@@ -372,10 +386,12 @@ def test_a_server_that_is_not_there_is_a_one_line_error() -> None:
 
 def test_users_at_their_terminals_are_dropped_at_once(run_data) -> None:
     """Between queries the users wait at their terminals: CP drops them at once (no
-    test idle); the SFS server, idle in an enabled wait, sits out the test-idle time."""
+    test idle); the SFS server, idle in an enabled wait, sits out the test-idle time.
+    Dormant at the terminal, a user waits for no service machine: not USTAT's %DM
+    (SVM and dormant) but plain dormant, which zvmsim shows in %OTH."""
     run = run_data("grinch", pinned_data="on")
     assert all(_ustat(run, f"DBQRY{i}")["pct_tiw"] == 0 for i in range(1, 8))
-    assert all(_ustat(run, f"DBQRY{i}")["pct_dm"] > 40 for i in range(1, 8))
+    assert all(_ustat(run, f"DBQRY{i}")["pct_oth"] > 40 for i in range(1, 8))
     assert _ustat(run, "EDLSFS")["pct_tiw"] > 20
 
     def programs(raw: dict) -> None:  # the queries run by programs that wait instead

@@ -314,7 +314,7 @@ def _groups(ssch: tuple[int, int] = (10_000, 16_000), apps: bool = False) -> lis
                     ibm.appldata(tod, "MRSYTSYG", [1] + [0] * 14),
                     ibm.mrsytprp(tod, 0, vcpu, tcpu, 1_000_000 * (k + 1)),
                     ibm.mruseact(tod, "BATCH1"),
-                    ibm.appldata(tod, "MRUSEACT", [tcpu, vcpu, 600 * (k + 1)] + [0] * 37),
+                    ibm.appldata(tod, "MRUSEACT", [tcpu, vcpu, 600 * (k + 1)] + [0] * 38),
                     # 6000 I/Os a minute, 100 a second: connect 1.28 ms, pending 0.256 ms,
                     # disconnect 0.896 ms each
                     ibm.mrioddev(

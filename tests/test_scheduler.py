@@ -82,8 +82,11 @@ def test_tight_storbuf_forms_an_eligible_list_and_rotates_it() -> None:
     assert mean["users_e3"] > 1  # Q3 users waiting their turn
     assert mean["users_q3"] <= 3.5  # only what fits 95% of storage at once
     users = _ustat(run)
-    waited = [u for u, r in users.items() if u.startswith("LNX") and r["pct_el"] > 0]
+    # USTAT's E0-3: the in-queue samples that found them in the eligible list (not
+    # %EL, which is eligible *and* waiting for a service machine: these wait for none)
+    waited = [u for u, r in users.items() if u.startswith("LNX") and r["pct_e"] > 0]
     assert len(waited) >= 4  # rotation: nearly everyone waits sometimes ...
+    assert all(r["pct_el"] == 0 for u, r in users.items() if u.startswith("LNX"))
     cpu = zvmsim.report(run, "FCX112").frame.set_index("userid")
     assert (cpu.loc[[f"LNX{i}" for i in range(1, 6)], "tcpu_s"] > 0).all()  # ... and runs
 
@@ -121,7 +124,7 @@ def test_dspbuf_limits_how_many_users_the_dispatch_list_holds() -> None:
     mean = sched[sched["interval_end"] == MEAN].iloc[0]
     assert mean["users_q1"] + mean["users_q2"] + mean["users_q3"] <= 3.0 + 1e-9
     assert mean["users_elist"] > 2  # the other three wait their turn
-    waited = [u for u, r in _ustat(run).items() if u != ">System<" and r["pct_el"] > 0]
+    waited = [u for u, r in _ustat(run).items() if u != ">System<" and r["pct_e"] > 0]
     assert len(waited) >= 5  # rotation again: nearly everyone waits sometimes
 
 
@@ -147,5 +150,8 @@ def test_ldubuf_limits_loading_users_to_a_share_of_the_paging_exposures() -> Non
     assert (later["users_loading"] <= 1.0 + 1e-9).all()
     assert (later["users_elist"] > 1.5).all()  # the other two wait in the eligible list
     thrashers = ["LIN102", "LIN103", "LIN104"]
-    assert all(_ustat(tight)[u]["pct_el"] > 10 for u in thrashers)  # taking turns
-    assert all(_ustat(free)[u]["pct_el"] == 0 for u in thrashers)
+    assert all(_ustat(tight)[u]["pct_e"] > 10 for u in thrashers)  # taking turns
+    assert all(_ustat(free)[u]["pct_e"] == 0 for u in thrashers)
+    # eligible, loading, waiting for no service machine: USTAT's %LDG, not %EL
+    assert all(_ustat(tight)[u]["pct_ldg"] > 0 for u in thrashers)
+    assert all(_ustat(tight)[u]["pct_el"] == 0 for u in thrashers)

@@ -104,3 +104,51 @@ def test_a_share_of_all_samples_weighs_in_act() -> None:
 
     frame = pd.DataFrame({"pct_act": [2.0, 100.0, 0.0], "pct_cpu": [50.0, 3.0, float("nan")]})
     assert list(all_sample_share(frame, "pct_cpu")) == pytest.approx([1.0, 3.0, 0.0])
+
+
+# ---- USTAT's "<-SVM and->" columns: %TI, %EL, %DM wait for a service machine ----
+
+
+def test_the_sampler_files_svm_waits_apart_from_plain_ones() -> None:
+    """CP keeps HFTSVM, HFESVM and HFDSVM apart from HFTIDL and HFDORM (MRUSEINT);
+    an eligible user waiting for no service machine is what CP tests next."""
+    from zvmsim.cp.vmdbk import DM, DORM, EL, LDG, OTH, TI, TIW
+
+    machine = zvmsim.Machine(zvmsim.load_scenario("fine").config(), seed=1)
+    sampled = machine.processors.sampled_state
+    vm = Vmdbk("TESTER")
+    for state, svm, loading, want in [
+        (TIW, False, False, TIW),
+        (TIW, True, False, TI),
+        (DM, False, False, DORM),
+        (DM, True, False, DM),
+        (EL, True, False, EL),
+        (EL, False, False, OTH),
+        (EL, False, True, LDG),
+    ]:
+        vm.state, vm.svm_wait, vm.loading = state, svm, loading
+        assert sampled(vm, 0.0) == want, (state, svm, loading)
+
+
+def test_plain_dormant_samples_show_in_oth_and_the_shares_sum_to_100() -> None:
+    from zvmsim.perfkit.user import STATES, ustat_shares
+
+    counts = {f"hf_{s}": 0 for s in STATES}
+    counts.update(hf_samples=10, hf_act=4, hf_tiw=1, hf_dm=1, hf_dorm=2)
+    shares = ustat_shares(counts)
+    assert shares["pct_dm"] == 25 and shares["pct_oth"] == 50  # 2 of the 4 filed
+    assert sum(shares[f"pct_{s}"] for s in STATES) == pytest.approx(100)
+    old = {k: v for k, v in counts.items() if k != "hf_dorm"}  # a file from before
+    assert ustat_shares(old)["pct_oth"] == 0
+
+
+def test_perfsvm_waits_for_monitor_and_other_servers_for_nobody() -> None:
+    """PERFSVM idles waiting for *MONITOR's data (SVM wait): *SVM and* test idle or
+    dormant, never plain test idle; a server woken by requests waits for nobody."""
+    perfsvm = _ustat("PERFSVM")
+    assert perfsvm["pct_tiw"] == 0 and perfsvm["pct_ti"] + perfsvm["pct_dm"] > 50
+    frame = report(_fine(), "FCX114").frame
+    servers = frame[frame["userid"].str.startswith("SVM") & (frame["pct_act"] > 0)]
+    assert len(servers) > 0
+    assert (servers["pct_dm"] == 0).all() and (servers["pct_ti"] == 0).all()
+    assert (servers["pct_oth"] > 0).any()  # found dropped after a bit of work

@@ -58,7 +58,7 @@ from simpy.core import NORMAL, URGENT
 from simpy.events import Timeout
 
 from ..clock import after
-from .vmdbk import CFW, CPU, IOA, LIM, RUN, TIW, Vmdbk
+from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
 
@@ -770,7 +770,11 @@ class Processors:
     def sampled_state(self, user: Vmdbk, now: float) -> int:
         """The user's state as a sampler sees it: waiting for a CPU until its burst starts,
         or while its timer's interrupt waits for one (:meth:`timer_pending`); idle in the
-        dispatch list with an I/O of its own in flight, I/O active (%IOA)."""
+        dispatch list with an I/O of its own in flight, I/O active (%IOA); waiting for a
+        service machine (``svm_wait``), *SVM and* test idle (%TI), eligible (%EL) or
+        dormant (%DM); dormant waiting for none, :data:`~zvmsim.cp.vmdbk.DORM` (no
+        USTAT column); eligible waiting for none, whatever CP tests next: loading
+        (%LDG) or other (%OTH) (MRUSEINT's order: HFESVM, HFLOAD, ..., HFOTHR)."""
         state = user.state
         if state in (RUN, CPU):
             start, end = user.burst[0], user.burst[1]
@@ -783,6 +787,12 @@ class Processors:
                 return CPU
             if user.ios:
                 return IOA
+            if user.svm_wait:
+                return TI
+        elif state == DM:
+            return DM if user.svm_wait else DORM
+        elif state == EL and not user.svm_wait:
+            return LDG if user.loading else OTH
         return state
 
     def timer_pending(self, user: Vmdbk, now: float) -> bool:

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["STATES", "Vmdbk"]
+__all__ = ["DORM", "STATES", "Vmdbk"]
 
 # The wait states of FCX114 USTAT, in its column order. A sampler files every
-# observation of a user under exactly one of these.
+# observation of a user under exactly one of these, or as DORM. %TI, %EL and %DM
+# stand under USTAT's heading "<-SVM and->": test idle, eligible and dormant
+# while waiting for a service virtual machine (CP's high-frequency counters
+# HFTSVM, HFESVM and HFDSVM); test idle without that wait is %TIW (HFTIDL).
 STATES: tuple[str, ...] = (
     "run",
     "cpu",
@@ -30,6 +33,9 @@ STATES: tuple[str, ...] = (
     "oth",
 )
 RUN, CPU, LDG, PGW, IOW, SIM, TIW, CFW, TI, EL, DM, IOA, PGA, LIM, OTH = range(len(STATES))
+# Dormant and waiting for no service machine: CP counts it (HFDORM) apart from
+# dormant in SVM wait (HFDSVM, %DM); USTAT has no column for it.
+DORM = len(STATES)
 
 
 class Vmdbk:
@@ -74,6 +80,7 @@ class Vmdbk:
         "ios",
         "timer_hz",
         "timer_phase",
+        "svm_wait",
     )
 
     def __init__(self, userid: str) -> None:
@@ -127,3 +134,6 @@ class Vmdbk:
         # period it pops (a fraction of the period)
         self.timer_hz = 0.0
         self.timer_phase = 0.0
+        # waiting for a service virtual machine (CP's VMDSVMWT): a reply to a request
+        # of its own, or the data of a CP system service it serves (*MONITOR's)
+        self.svm_wait = False

@@ -31,10 +31,13 @@ wait (%IOW).
 **Requests to a server.** A query user whose files live in a file pool
 (``server``: the SFS server's userid) asks the server for them at the start
 of each query and waits for its reply in an enabled wait. CP classes that
-wait as a wait for a service virtual machine: while the user is still in
-the dispatch list (test idle) the sampler files it *SVM and test idle*
-(USTAT's %TI); past the test-idle time CP drops it, dormant until the reply
-comes. The server (``serves``) has an agent answer each request with
+wait as a wait for a service virtual machine (SVM wait): while the user is
+still in the dispatch list (test idle) the sampler files it *SVM and test
+idle* (USTAT's %TI); past the test-idle time CP drops it, dormant until the
+reply comes, which the sampler files *SVM and dormant* (%DM). A user dropped
+at its terminal waits for no service machine: CP counts it dormant apart
+(HFDORM), which USTAT has no column for (zvmsim shows it in %OTH). The
+server (``serves``) has an agent answer each request with
 ``request_ios`` block I/Os of its own (started asynchronously: I/O active),
 beside the work it does for everyone else (its own closed loop of ``ios``
 I/Os, ``think_s`` apart); idle, it sits out the test-idle time in the
@@ -55,7 +58,7 @@ from typing import Any
 import simpy
 
 from ..cp.minidisk import BLOCK_BYTES
-from ..cp.vmdbk import DM, TI, TIW
+from ..cp.vmdbk import DM, TIW
 from ..errors import ZvmsimError
 from .base import Workload
 
@@ -284,19 +287,22 @@ class CmsQuery(Workload):
             yield from disk.io(vm, block, count, write, runs)
 
     def _ask(self, server: CmsQuery) -> Generator:
-        """Send *server* a request and wait for its reply: CP's SVM wait, in test
-        idle while the user stays in the dispatch list (%TI), dormant past it."""
+        """Send *server* a request and wait for its reply: CP's SVM wait, *SVM and*
+        test idle while the user stays in the dispatch list (%TI), *SVM and*
+        dormant past it (%DM)."""
         m, vm = self.machine, self.vm
         reply = m.env.event()
         assert server.requests is not None
         server.requests.put(reply)
-        vm.state = TI
+        vm.state = TIW
+        vm.svm_wait = True
         if not reply.triggered:
             yield reply | m.env.timeout(m.config.calibration.test_idle_s)
         if not reply.triggered:
             m.drop_from_dispatch_list(vm)
             yield reply
             m.add_to_dispatch_list(vm)
+        vm.svm_wait = False
 
     def run(self) -> Generator:
         if self.requests is not None:

@@ -10,7 +10,12 @@ A wake comes from the server's own timer (``timer_s``: every so many seconds,
 e.g. the performance monitor's collection each monitor sample interval), or
 from work arriving at random (``work_s``: the mean gap between requests). Each
 wake costs ``cpu_ms`` of processor time. With ``timer_s`` set to
-``"sample"`` (``-1``) the timer is the monitor's sample interval.
+``"sample"`` (``-1``) the timer is the monitor's sample interval: the server
+(the performance monitor) waits for the next interval's data from CP's
+*MONITOR system service, and CP counts that wait as a wait for a service
+machine (SVM wait): its idle samples are *SVM and* test idle (%TI), then
+*SVM and* dormant (%DM), as seed 000's PERFSVM shows (%TI 5, %DM 60). Other
+servers wait for no service machine: dormant, they are in no USTAT column.
 
 With ``stay`` on, CP never drops the server: it sits in the dispatch list in
 test idle between wakes (%TIW) and uses no processor time there, so the
@@ -45,6 +50,7 @@ class CmsService(Workload):
         if self.p["cpu_ms"] < 0:
             raise ZvmsimError(f"user {self.vm.userid}: cpu_ms must not be negative")
         self.timer = timer
+        self.fed = self.p["timer_s"] < 0  # waits for *MONITOR's data (SVM wait)
 
     def _next_wake(self, now: float, timer_at: float) -> float:
         work = self.p["work_s"]
@@ -69,7 +75,9 @@ class CmsService(Workload):
                 m.add_to_dispatch_list(vm)
             yield m.processors.run(vm, cpu_s * (0.5 + rnd.random()), 0.0)
             wake = self._next_wake(env.now, timer_at)
+            vm.svm_wait = self.fed
             if stay:
                 yield from self.wait(max(0.0, wake - env.now), dormant=False)
             else:
                 yield from self.test_idle(max(0.0, wake - env.now))
+            vm.svm_wait = False

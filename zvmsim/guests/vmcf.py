@@ -4,7 +4,9 @@ A client builds a message (``send_us`` of its own instructions) and sends it
 to its server with VMCF SEND, then waits for the reply. The server takes the
 message-pending external interrupt (``receive_us``), RECEIVEs the message,
 works on it (``serve_us``) and REPLYs; the reply's interrupt wakes the
-client, which builds the next message. With probability ``smsg_share`` an
+client, which builds the next message. While it waits for the reply the
+client waits for a service machine (CP's SVM wait): USTAT finds it *SVM and
+test idle* (%TI), not in plain test idle (%TIW). With probability ``smsg_share`` an
 exchange uses SMSG instead: the client's SMSG command, the server's RECEIVE,
 an SMSG back, and the client's RECEIVE of it. Where CP runs each function,
 and what moving there costs, is :mod:`zvmsim.cp.vmcf`'s business.
@@ -95,6 +97,8 @@ class VmcfClient(_VmcfUser):
             yield from m.vmcf.dispatch(vm, steps, interrupted=not first)
             reply = m.env.event()
             yield box.put((reply, smsg))
-            vm.state = TIW  # waiting for the reply's interrupt
+            vm.state = TIW  # waiting for the reply's interrupt: for a service machine
+            vm.svm_wait = True  # (CP's SVM wait: USTAT's *SVM and test idle*, %TI)
             yield reply
+            vm.svm_wait = False
             first, answered_by_smsg = False, smsg

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from ..cp.dispatch import Processors
 from ..cp.scheduler import LOADING_FAULTS
 from ..cp.sxs import sxs_usage
-from ..cp.vmdbk import CFW, CPU, DM, IOW, LDG, PGW, RUN, SIM, STATES, Vmdbk
+from ..cp.vmdbk import CFW, CPU, DM, DORM, EL, IOW, LDG, PGW, RUN, SIM, STATES, Vmdbk
 from .channels import ChannelSampler
 from .dasdstat import cache_status_records, link_records
 from .mdcstat import mdc_records
@@ -87,7 +87,8 @@ PAGES_PER_MB = 256
 SCHEDULER = 2
 # sampled states in which a user is working, not idling (it counts as active)
 _WORKING = frozenset((RUN, CPU, LDG, PGW, IOW, SIM, CFW))
-_STATE_FIELDS = tuple(f"hf_{name}" for name in STATES)  # MRUSEACT's sampled states
+# MRUSEACT's sampled states, and dormant waiting for no service machine (HFDORM)
+_STATE_FIELDS = (*(f"hf_{name}" for name in STATES), "hf_dorm")
 
 
 class MonitorCollector:
@@ -99,7 +100,7 @@ class MonitorCollector:
         self.running = False
         self._t0 = 0.0
         self._tod0 = to_tod(machine.config.system.start)
-        self._user_hf = {u: [0] * len(STATES) for u in machine.users}
+        self._user_hf = {u: [0] * (len(STATES) + 1) for u in machine.users}  # + DORM
         self._user_act = dict.fromkeys(machine.users, 0)  # HF samples finding it active
         self._user_samples = dict.fromkeys(machine.users, 0)  # HF samples taken of it
         self._user_tcpu = dict.fromkeys(machine.users, 0.0)  # its CPU time at the last one
@@ -167,13 +168,15 @@ class MonitorCollector:
             state = sampled_state(vm, now)
             self._user_samples[userid] += 1
             used = vm.tcpu_s - Processors.unrun(vm, now)[0]
-            if state in _WORKING or used > self._user_tcpu[userid] + 1e-9:
+            # (an eligible user files %LDG when loading, but waits: not working)
+            working = state in _WORKING and vm.state != EL
+            if working or used > self._user_tcpu[userid] + 1e-9:
                 # an active user: its state is filed (a user idle since the sample
                 # before files none, as CP's user state sampling does)
                 self._user_act[userid] += 1
                 self._user_hf[userid][state] += 1
             self._user_tcpu[userid] = used
-            dispatch += state != DM and not vm.elisted
+            dispatch += state not in (DM, DORM) and not vm.elisted
             klass = 3 + vm.eclass if vm.elisted else sched.qclass(vm, now)
             if klass >= 0:  # Q0-Q3 as 0-3, E1-E3 as 4-6
                 self._user_cls[userid][klass] += 1

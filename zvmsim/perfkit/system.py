@@ -38,7 +38,7 @@ def _summary(iv: Interval) -> dict:
     active = sum(
         1
         for u in iv.users.values()
-        if u.get("hf_act", u["hf_samples"] - u["hf_dm"]) > 0 or u["tcpu_us"]
+        if u.get("hf_act", u["hf_samples"] - u["hf_dm"] - u.get("hf_dorm", 0)) > 0 or u["tcpu_us"]
     )
     return {
         "pct_busy": 100.0 * busy / elapsed if elapsed else 0.0,

@@ -12,8 +12,15 @@ idling in the dispatch list between rare bits of work is in queue (%TIW) but
 seldom active. Every other column is a share of the *active* samples (a
 user never active shows dots): a CMS server found dormant just after a bit
 of work is active and dormant at once (PERFSVM's %ACT 13 with %DM 60 in
-seed 000). The ``>System<`` row is the average per user, not a total, of
-%ACT over all users and of the other shares with %ACT as the weight: seed
+seed 000). %TI, %EL and %DM stand under Perfkit's ``<-SVM and->`` heading:
+test idle, eligible and dormant *while waiting for a service machine* (CP
+keeps HFTSVM, HFESVM and HFDSVM apart from HFTIDL, %TIW, and HFDORM, plain
+dormant); PERFSVM waits for CP's *MONITOR. Plain dormant samples have no
+USTAT column: zvmsim shows them in %OTH (where Perfkit puts them is not
+known to us). An eligible user waiting for no service machine is filed
+where CP's test order takes it next: loading (%LDG) or other (%OTH); the
+eligible list itself shows in E0-3. The ``>System<`` row is the average
+per user, not a total, of %ACT over all users and of the other shares with %ACT as the weight: seed
 000's ``>System<`` row (22 users, %ACT 22, %RUN 21, %CPU 4, %TIW 71, %DM 2,
 %IOA 1) is its users' rows so averaged. USTATLOG gives the same shares per
 monitor interval, with a ``>>Mean>>`` row first, for each user (or the one
@@ -45,11 +52,12 @@ __all__ = [
 
 SYSTEM_ROW = ">System<"
 
-# The sampled wait states, in USTAT's column order, as the user record carries them.
+# The sampled wait states, in USTAT's column order, as the user record carries them
+# (not hf_dorm: dormant and waiting for no service machine has no USTAT column).
 STATES = tuple(
     name[3:]
     for name in MRUSEACT.counters()
-    if name.startswith("hf_") and name not in ("hf_samples", "hf_act")
+    if name.startswith("hf_") and name not in ("hf_samples", "hf_act", "hf_dorm")
 )
 
 
@@ -136,10 +144,21 @@ def ustat_shares(c: dict) -> dict:
     the active ones (files written before zvmsim filed the active samples only
     filed every sample, and keep their shares of all samples). Records without
     the active count (older files still) give %ACT as 100 - %DM.
+
+    %TI, %EL and %DM are the samples that found the user waiting for a service
+    machine *and* test idle, eligible or dormant (USTAT's ``<-SVM and->``
+    heading; CP's HFTSVM, HFESVM and HFDSVM). A sample that found it dormant
+    waiting for no service machine (HFDORM, ``hf_dorm``) has no USTAT column;
+    zvmsim shows it in %OTH, so that the shares still sum to 100 (where
+    Perfkit puts it is not known to us). Files written before the two were
+    kept apart count every dormant sample in %DM.
     """
     n = c["hf_samples"]
-    filed = sum(c[f"hf_{s}"] for s in STATES)
+    dorm = c.get("hf_dorm", 0)
+    filed = sum(c[f"hf_{s}"] for s in STATES) + dorm
     pct = {f"pct_{s}": (100.0 * c[f"hf_{s}"] / filed if filed else float("nan")) for s in STATES}
+    if filed:
+        pct["pct_oth"] += 100.0 * dorm / filed
     if "hf_act" in c:
         act = 100.0 * c["hf_act"] / n if n else float("nan")
     else:

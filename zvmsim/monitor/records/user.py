@@ -50,7 +50,9 @@ class MRUSEACT(Record):
     cls_e2: int = 0
     cls_e3: int = 0
     hf_samples: int = 0  # HF samples taken of the user; its states (hf_run ...
-    # hf_oth) are filed for the samples that found it active only (hf_act)
+    # hf_oth, hf_dorm) are filed for the samples that found it active only (hf_act).
+    # hf_ti, hf_el, hf_dm: test idle, eligible, dormant while waiting for a service
+    # machine (IBM's HFTSVM, HFESVM, HFDSVM; USTAT's "<-SVM and->" columns)
     hf_run: int = 0
     hf_cpu: int = 0
     hf_ldg: int = 0
@@ -71,6 +73,9 @@ class MRUSEACT(Record):
     # (ours: CP's user HF state counters, MRUSEINT D4 R4, count states per
     # monitor interval and have no such count; fidelity.py, pct_act@LMRLN1P)
     hf_act: int = 0
+    # dormant and waiting for no service machine (IBM's HFDORM, kept apart from
+    # HFDSVM): USTAT has no column for it
+    hf_dorm: int = 0
 
 
 @dataclass(frozen=True, slots=True)
