@@ -55,7 +55,7 @@ from typing import Any
 
 import simpy
 from simpy.core import NORMAL, URGENT
-from simpy.events import Timeout
+from simpy.events import Event, Timeout
 
 from ..clock import after
 from .vmdbk import CFW, CPU, IOA, LIM, RUN, TIW, Vmdbk
@@ -106,11 +106,15 @@ class _Sliced:
         self.procs, self.user, self.virtual_s, self.cp_s = procs, user, virtual_s, cp_s
         self.share = self.left = 0.0
         env = procs.env
-        self.done = simpy.Event(env)
-        start = simpy.Event(env)  # as a process starts: urgent, now (env.process)
+        # two events, built as simpy.Event(env) builds them (without its __init__)
+        self.done = done = Event.__new__(Event)
+        done.env = env
+        done.callbacks = []
+        start = Event.__new__(Event)  # as a process starts: urgent, now (env.process)
+        start.env = env
+        start.callbacks = [self._start]  # type: ignore[list-item]
         start._ok = True
         start._value = None
-        start.callbacks = [self._start]  # type: ignore[list-item]
         heapq.heappush(env._queue, (env._now, URGENT, next(env._eid), start))  # type: ignore[attr-defined]
 
     def _start(self, _event: simpy.Event) -> None:
@@ -621,7 +625,15 @@ class Processors:
         waiting (and no work queued) wakes it: PR/SM dispatches it again and it fields
         the interrupt there. Otherwise its time joins CP's other small pieces."""
         self.interrupts += 1
-        if self.redispatch_s and self.wake(self.interrupt_s):
+        # wake's own first tests, inline (a processor waits, no work is queued): where
+        # they fail, no call
+        if (
+            self.redispatch_s
+            and not self._ready
+            and not self._master_q
+            and min(self.free_at) < self.env._now - 1e-9
+            and self.wake(self.interrupt_s)
+        ):
             return
         system = self._system_time  # charge_system, inline
         system.debt_s += self.interrupt_s
