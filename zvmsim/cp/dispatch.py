@@ -616,7 +616,11 @@ class Processors:
         utilization law). Small pieces are gathered until there is
         ``SYSTEM_FLUSH_S`` of it, then placed as one burst ahead of the guests.
         """
-        self._system_time.add(seconds)
+        system = self._system_time  # system.add(seconds), inline
+        system.debt_s += seconds
+        if system.debt_s >= SYSTEM_FLUSH_S:
+            debt, system.debt_s = system.debt_s, 0.0
+            system.place(debt)
 
     def field_interrupt(self) -> None:
         """CP fields a real I/O interrupt: system time on a processor.
