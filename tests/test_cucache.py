@@ -120,8 +120,19 @@ def test_other_writes_are_checked() -> None:
         "period_s": 2.0,
         "cluster": 2,
     }
-    with pytest.raises(ZvmsimError, match="cluster must be 0 to 1"):
+    with pytest.raises(ZvmsimError, match="cluster must be 0 to 1 or 'all'"):
         Scenario("cache-test", raw).config()
+    raw["control_units"]["CU1"]["other_writes"]["cluster"] = "all"
+    config = Scenario("cache-test", raw).config()
+    assert config.control_units["CU1"].other_writes.cluster is None
+
+
+def test_other_systems_bursts_into_every_cluster() -> None:
+    model = CacheModel(64.0, 2 * 10 * TRACK / 2**20, 5.0, 2 * 10 * TRACK / 1e6, clusters=2)
+    cu = ControlUnitCache("CU", model, TRACK, jitter=0.0)
+    cu.other_writes(OtherWrites(30 * TRACK / 1e6, 1.0, 4.0, cluster=None), TRACK)
+    assert cu.nvs[0].other_tracks(0.8) == pytest.approx(10.0)
+    assert cu.nvs[1].other_tracks(0.8) == pytest.approx(10.0)  # both full alike
 
 
 def test_calibration_cache_is_opt_in() -> None:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 import zvmsim
+from zvmsim.errors import ZvmsimError
 from zvmsim.lab import health_check, health_dashboard
+from zvmsim.machine import Machine
+from zvmsim.scenario import Scenario, load_scenario
 
 MEAN = ">>Mean>>"
 
@@ -88,3 +93,31 @@ def test_the_health_check_builds_each_report_once_as_report_would(fine, monkeypa
     assert {"FCX225", "FCX109", "FCX126"} <= set(built)
     for code in ("FCX109", "FCX126", "FCX225"):
         assert zvmsim.report(fine, code).frame.equals(find_report(code).frame(fine))
+
+
+def _fine_with(**params) -> zvmsim.MonitorData:
+    """Fine for 60 s with LMRWASP's parameters changed."""
+    raw = copy.deepcopy(load_scenario("fine")._raw)
+    raw["guests"]["LMRWASP"]["params"].update(params)
+    return Machine(Scenario("fine", raw).config(duration=60), seed=1).run()
+
+
+def test_an_application_spreads_its_io_as_its_disks_rates_say() -> None:
+    run = _fine_with(disk_rates="1,0", read_shares="0,1", disk_blocks="6,4")
+    frame = zvmsim.report(run, "FCX108").frame.set_index("addr")
+    assert frame.loc["0E22", "io_rate"] > 1.0 and frame.loc["0E22", "pct_read"] == 0
+    assert frame.loc["0E23", "io_rate"] == 0  # no I/O goes to LPLQM2
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"disk_rates": "1"}, "disk_rates needs one figure per disk"),
+        ({"read_shares": "0.5,1.5"}, "read_shares needs one figure per disk .* 0 to 1"),
+        ({"disk_blocks": "0,4"}, "disk_blocks needs one figure per disk"),
+        ({"disk_rates": "1,x"}, "disk_rates must be numbers"),
+    ],
+)
+def test_per_disk_figures_are_checked(params, message) -> None:
+    with pytest.raises(ZvmsimError, match=message):
+        _fine_with(**params)

@@ -41,31 +41,7 @@ NOT_YET_RUNNING: dict[tuple[str, str], tuple[object, ...]] = {}  # every in-rang
 
 # Laws the simulation breaks today, with the figures measured and the
 # mechanism suspected (strict xfails: each turns red once fixed).
-BROKEN: dict[str, str] = {
-    "reorder-large_guests-TXN->>All<<-resp_ms": (
-        "the small guests' response 13.2/10.9/9.1 ms (1/2/3 large guests, seed 1), "
-        "11.8/9.9/8.0 (seed 2), 14.5/9.3/8.4 (seed 3), 60 s; it was 47/39/31, 31/40/33, "
-        "30/39/24 while a demand scan reordered every due guest at its instant and their "
-        "walks held every IFL (fixed, fid-reorder2: IBM's reorder tip says a reorder stops "
-        "the guest being reordered, not the system; a scan now arms the guests not yet due "
-        "and each is reordered at its own next dispatch once due; reorder_cpu_s refit 0.651 "
-        "-> 0.822). What is left is each small guest's own stops, which the large guests no "
-        "longer touch (with SET REORDER OFF for the large guests the small ones answer in "
-        "14.7/11.0/8.9 ms, seed 1; with reorder off everywhere 4.4/4.7/5.0): with 1 large "
-        "guest six or seven small ones keep 4.5 GB resident and stop 0.45-0.6 s at each "
-        "reorder (3 a minute), with 3 most are squeezed to 0.75 GB and stop about 0.1 s: "
-        "the cost IBM gives (in proportion to the frames resident), while being squeezed "
-        "costs their requests little (a request touches no page; the page reads come in "
-        "the ticks, 4.4 -> 5.0 ms with reorder off). Tried (fid-reorder2; earlier tries "
-        "in this note's history): each walk dispatched "
-        "at its guest's share instead of ahead of the guests (25.8/17.7/8.8 with the scan "
-        "trigger, 13.8/10.8/8.8 with the per-guest one, but 6.2 Sweet Spot's VSG1U* ETR "
-        "ratio 2.4 against 1.97 +/- 20%). Suspected next: the law holds only if a squeezed "
-        "small guest's requests wait for its page faults (a workload habit, shared with the "
-        "Undersized LPAR case's guests), or if the law is restated: by IBM's rule a guest "
-        "with more resident is stopped longer"
-    ),
-}
+BROKEN: dict[str, str] = {}  # every law holds
 
 
 def _runs(law, seed: int, run_data) -> list[tuple[object, RunData]]:

@@ -99,6 +99,31 @@ def test_apache_is_paging_bound_on_both_releases(run_data) -> None:
     assert zvmsim.report(new, "FCX143").frame.iloc[0]["dasd_reads"] > 1000
 
 
+def test_awm_clients_receive_the_servers_files_on_both_releases(run_data) -> None:
+    """IBM's Apache workload runs its clients on the same z/VM: every file a server
+    sends costs a client the Linux stack's time and CP its time per packet, the same
+    processor time on either release."""
+    cpu = {}
+    for release in ("6.2", "6.3"):
+        users = zvmsim.report(run_data("memory63", **APACHE, release=release), "FCX112")
+        frame = users.frame.set_index("userid")
+        clients = frame.loc[[u for u in frame.index if u.startswith("AWMCL")]]
+        assert len(clients) == 4
+        assert (clients["tv_ratio"] > 1.1).all()  # CP moves the packets, charged to them
+        assert (clients["pg_s"] == 0).all()  # small guests: they do not page
+        cpu[release] = float(clients["pct_cpu"].sum())
+    assert cpu["6.3"] == pytest.approx(cpu["6.2"], rel=0.06)
+    assert cpu["6.3"] > 40  # about half a processor at 1/8 scale
+
+
+def test_a_server_whose_client_matches_no_guest_is_a_one_line_error() -> None:
+    raw = copy.deepcopy(_load_raw("memory63"))
+    raw["guests"]["APACHE"]["params"]["client"] = "NOSUCH*"
+    config = Scenario("memory63", raw).config({"workload": "apache-paging"}, **SHORT)
+    with pytest.raises(zvmsim.ZvmsimError, match="no AWM client matches 'NOSUCH\\*'"):
+        Machine(config, seed=1).run()
+
+
 def _apache_raw(quickdsp: bool) -> dict:
     raw = copy.deepcopy(_load_raw("memory63"))
     raw["guests"]["APACHE"]["quickdsp"] = quickdsp

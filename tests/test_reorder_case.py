@@ -107,6 +107,30 @@ def test_bad_knob_values_and_settings_are_one_line_errors() -> None:
         Scenario("reorder", raw).config({})
 
 
+def test_a_squeezed_small_guests_requests_wait_for_its_page_faults() -> None:
+    # with reorder off nothing stops the small guests: what more large guests cost
+    # them is the squeeze, their requests' touches of pages CP took (issue 18)
+    roomy = _short(set_reorder="off", large_guests=1)
+    squeezed = _short(set_reorder="off", large_guests=3)
+    assert _resp(squeezed, "SMALLAPP") > _resp(roomy, "SMALLAPP") + 3.0
+
+    def page_reads(run) -> float:
+        frame = zvmsim.report(run, "FCX113").frame.set_index("userid")
+        small = [u for u in frame.index if u.startswith("LXSML")]
+        return float(frame.loc[small, "page_reads"].sum())
+
+    assert page_reads(squeezed) > 2 * page_reads(roomy)  # the squeeze: their page faults
+
+
+def test_a_request_share_of_the_cold_touches_outside_0_to_1_is_refused() -> None:
+    from zvmsim.machine import Machine
+
+    raw = copy.deepcopy(_load_raw("reorder"))
+    raw["guests"]["SMALL"]["params"]["txn_cold_share"] = 1.5
+    with pytest.raises(zvmsim.ZvmsimError, match="txn_cold_share"):
+        Machine(Scenario("reorder", raw).config({}), 1)
+
+
 # ---- dashboard and plot -----------------------------------------------------
 
 

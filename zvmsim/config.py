@@ -101,7 +101,7 @@ class ControlUnitConfig:
 
     Volumes behind one instance share its cache. ``cache_mb`` and ``nvs_mb``
     replace the calibrated sizes when given (``None``: the calibration's).
-    ``other_writes``: other systems' write bursts into one cluster's NVS.
+    ``other_writes``: other systems' write bursts into one cluster's NVS, or every one's.
     """
 
     name: str
@@ -610,17 +610,20 @@ def _control_units(body: dict, calibration: Calibration) -> dict[str, ControlUni
 
 
 def _other_writes(table: dict, where: str, clusters: int) -> OtherWrites:
-    """``other_writes = { mb_s, on_s, period_s, cluster }``: other systems' write bursts."""
+    """``other_writes = { mb_s, on_s, period_s, cluster }``: other systems' write bursts
+    (``cluster = "all"``: into every cluster's NVS)."""
     t = _Table(table, where)
     mb_s = _positive(t.get("mb_s", float), f"{where}.mb_s")
     on_s = _positive(t.get("on_s", float), f"{where}.on_s")
     period_s = _positive(t.get("period_s", float), f"{where}.period_s")
-    cluster = t.get("cluster", int, 0)
+    cluster = t.get("cluster", (int, str), 0)
     t.done()
     if on_s > period_s:
         raise ZvmsimError(f"{where}: on_s must not exceed period_s")
-    if not 0 <= cluster < clusters:
-        raise ZvmsimError(f"{where}.cluster must be 0 to {clusters - 1}, not {cluster}")
+    if cluster == "all":
+        cluster = None
+    elif isinstance(cluster, (str, bool)) or not 0 <= cluster < clusters:
+        raise ZvmsimError(f"{where}.cluster must be 0 to {clusters - 1} or 'all', not {cluster!r}")
     return OtherWrites(mb_s, on_s, period_s, cluster)
 
 

@@ -758,14 +758,15 @@ class Storage:
         space.page_reads += n
 
     def touch_cold(self, user: Vmdbk, space: Space, write: bool) -> Generator | None:
-        """Touch one page of a counted space outside its hot set, chosen uniformly.
+        """Touch one page of a counted space outside its hot set, chosen uniformly
+        (a page never touched only within the owner's footprint).
 
         *write* says whether the touch changes the page; before z/VM 6.3 CP
         writes every page it steals anyway, so it changes nothing here.
         Returns a process step to ``yield from`` when the page is on DASD.
         """
         hot = min(space.wss, space.resident)
-        return self._touch_one(user, space, space.untouched, space.resident - hot)
+        return self._touch_one(user, space, space.fresh, space.resident - hot)
 
     def touch_cold_run(
         self,
@@ -803,7 +804,10 @@ class Storage:
         while True:  # a stretch with the counters in locals
             resident, referenced = space.resident, space.referenced
             xstor, dasd, wss = space.xstor, space.dasd, space.wss
-            untouched = space.pages - resident - xstor - dasd - space.moving
+            # never touched, within the owner's footprint (Space.fresh)
+            untouched = space.footprint - resident - xstor - dasd - space.moving
+            if untouched < 0:
+                untouched = 0
             available = self.available
             x_in = 0  # pages brought back from XSTORE in this stretch
             pend = user.pending_cp_s

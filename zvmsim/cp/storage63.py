@@ -448,7 +448,7 @@ class Storage63(Storage):
         wss = space.wss
         cold = valid - (wss if wss < valid else valid)
         xstor, dasd = space.xstor, space.dasd
-        untouched = space.pages - resident - xstor - dasd - space.moving
+        untouched = space.fresh  # never touched, within the owner's footprint
         pick = self.rnd.random() * (cold + ibr + pnr + aged + xstor + dasd + untouched)
         # the page's state, as the cumulative counts above place *pick*
         if pick < cold:
@@ -487,8 +487,9 @@ class Storage63(Storage):
                 wss = space.wss
                 hot = wss if wss < valid else valid
                 cold = valid - hot
-                # every page: cold, ibr, pnr, aged, xstor, dasd and untouched together
-                total = space.pages - space.moving - hot
+                # every page: cold, ibr, pnr, aged, xstor, dasd and untouched together,
+                # less the untouched ones beyond the owner's footprint
+                total = space.pages - space.moving - hot - (space.untouched - space.fresh)
                 base = resident - aged - hot  # the cold part, for a change
                 counted = True
             pick = random() * total
@@ -508,7 +509,7 @@ class Storage63(Storage):
 
     def _touch_state(self, user: Vmdbk, space: Space, write: bool, pick: float) -> Generator | None:
         """:meth:`touch_cold` past the valid cold pages (*pick* already reduced)."""
-        parts = (space.ibr, space.pnr, space.aged, space.xstor, space.dasd, space.untouched)
+        parts = (space.ibr, space.pnr, space.aged, space.xstor, space.dasd, space.fresh)
         state = 1
         while state < 6 and pick >= parts[state - 1]:
             pick -= parts[state - 1]

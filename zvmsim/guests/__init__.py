@@ -20,7 +20,7 @@ from .network import LinuxNetwork, VSwitchController
 from .service import CmsService
 from .streamer import LinuxStreamer
 from .vdisk_format import VdiskFormatter
-from .virstor import ApacheServer, Virstor
+from .virstor import ApacheServer, AwmClient, Virstor
 from .vmcf import VmcfClient, VmcfServer
 from .zosflash import ZosFlashCopy
 
@@ -28,6 +28,7 @@ __all__ = [
     "WORKLOADS",
     "BatchJob",
     "ApacheServer",
+    "AwmClient",
     "Virstor",
     "CmsCopyfile",
     "CmsInteractive",
@@ -71,6 +72,7 @@ WORKLOADS = {
     "linux_stream": LinuxStreamer,
     "virstor": Virstor,
     "apache": ApacheServer,
+    "awm": AwmClient,
     "vmcf_client": VmcfClient,
     "vmcf_server": VmcfServer,
     "cms_database": CmsDatabase,

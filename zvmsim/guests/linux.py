@@ -176,6 +176,7 @@ class LinuxServer(Workload):
             raise ZvmsimError(f"user {self.vm.userid}: warm_mb must fit in used_mb - wss_mb")
         self.space = _space(self, self.p["virtual_mb"], detailed=False)
         self.space.wss = int(self.p["wss_mb"] * PAGES_PER_MB)
+        self.tick_cold_rate = self.p["cold_touch_rate"]  # cold touches the ticks make, a second
         path_us = self.machine.config.calibration.path_us
         self._timer_s = path_us["timer_tick_us"] / 1e6
         self._timer_system_s = path_us["timer_tick_system_us"] / 1e6
@@ -297,7 +298,7 @@ class LinuxServer(Workload):
                         yield from step
         # the pages in use outside the hot set, touched uniformly: a touch finding
         # one not resident faults it in (Storage.fault_counted)
-        touches = poisson(rnd, self.p["cold_touch_rate"] * tick)
+        touches = poisson(rnd, self.tick_cold_rate * tick)
         while touches:
             touches, call = self._cold_run(touches, wss)
             if call == _FAULT:  # (not inline) where the page is is drawn there

@@ -7,7 +7,12 @@ part of its storage on a swap device. The swap device is a VDISK (a CP
 address space in real storage, so a swap I/O is a page touch) or a real
 minidisk (a 4 KB DASD I/O). Between requests the guest behaves like a
 :class:`~zvmsim.guests.linux.LinuxServer`: a hot set touched every tick and a
-few colder pages now and then. It counts its own transactions and their
+few colder pages now and then. A share of those cold touches
+(``txn_cold_share``) are the requests' own: the heap, buffers and code a
+request reaches beyond the hot set. They are drawn in bulk between the
+request's CPU; a page CP took comes back from XSTORE synchronously or from
+DASD as a page fault the request waits for, so a guest squeezed to its hot
+set answers slower. It counts its own transactions and their
 response times, which CP Monitor carries as application data (APPLDATA).
 
 **VDISK writer.** The customer's experiment: a guest that defined VDISKs and
@@ -16,11 +21,13 @@ keeps writing them from end to end, so all their pages are in use.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Generator
+from itertools import accumulate
 from typing import Any
 
 from ..cp.minidisk import BLOCK_BYTES
-from ..cp.spaces import Space
+from ..cp.spaces import ColdRun, Space
 from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
 from .base import Workload
@@ -47,6 +54,11 @@ def _vdisk(workload: Workload, vaddr: str, mb: float) -> Space:
     return storage.add(space)
 
 
+def _cumulative(values: list[float] | None) -> list[float] | None:
+    """Running sums of *values* (None stays None)."""
+    return None if values is None else list(accumulate(values))
+
+
 class LinuxApp(LinuxServer):
     """A Linux server answering transactions, swapping to a VDISK or a minidisk."""
 
@@ -56,6 +68,10 @@ class LinuxApp(LinuxServer):
         "workload": "APP",
         "txn_rate": 10.0,
         "txn_cpu_ms": 2.0,
+        # the share of the guest's cold touches (cold_touch_rate) its requests make:
+        # the heap, buffers and code a request reaches beyond the hot set; the
+        # ticks make the rest
+        "txn_cold_share": 0.0,
         "swap": "vdisk",
         "swap_mb": 256.0,
         "swap_per_txn": 1.0,
@@ -65,6 +81,9 @@ class LinuxApp(LinuxServer):
         "io_per_txn": 0.0,
         "blocks_per_io": 1,
         "read_share": 0.7,
+        "disk_rates": "",  # per disk, comma-separated: relative I/O rates (empty: even)
+        "read_shares": "",  # per disk, comma-separated: reads' share (empty: read_share)
+        "disk_blocks": "",  # per disk, comma-separated: blocks per I/O (empty: blocks_per_io)
         "hot_mb": 0.0,  # per disk: the region most of its I/O goes to (0: uniform)
         "hot_share": 0.8,
         "vswitch": "",  # the VSWITCH its virtual NIC is coupled to
@@ -81,6 +100,12 @@ class LinuxApp(LinuxServer):
             )
         if self.p["txn_rate"] <= 0 or self.p["swap_mb"] <= 0:
             raise ZvmsimError(f"user {self.vm.userid}: txn_rate and swap_mb must be positive")
+        share = self.p["txn_cold_share"]
+        if not 0.0 <= share <= 1.0:
+            raise ZvmsimError(f"user {self.vm.userid}: txn_cold_share must be within 0-1")
+        cold_rate = self.p["cold_touch_rate"]
+        self.tick_cold_rate = cold_rate * (1.0 - share)
+        self._txn_touches = cold_rate * share / self.p["txn_rate"]  # a request's, on average
         self.vdisk: Space | None = None
         self.swap_disk = None
         if self.p["swap"] == "vdisk":
@@ -91,6 +116,10 @@ class LinuxApp(LinuxServer):
         self.disks = [self.minidisk(n) for n in names]
         if self.p["io_per_txn"] > 0 and not self.disks:
             raise ZvmsimError(f"user {self.vm.userid}: io_per_txn needs some disks")
+        self._cum_rates = _cumulative(self._per_disk("disk_rates", 0.0, None))
+        self._read_shares = self._per_disk("read_shares", 0.0, 1.0)
+        blocks = self._per_disk("disk_blocks", 1.0, None)
+        self._blocks = None if blocks is None else [int(b) for b in blocks]
         self.vswitch = None
         if self.p["vswitch"]:
             switches = getattr(self.machine, "vswitches", {})
@@ -151,7 +180,10 @@ class LinuxApp(LinuxServer):
         m, vm, rnd = self.machine, self.vm, self.rnd
         if self.vswitch is not None:  # the request comes in
             self.vswitch.receive(vm, self._net_in)
-        yield m.processors.run(vm, self.p["txn_cpu_ms"] / 1000.0, 0.0)
+        if self._txn_touches:
+            yield from self._work()
+        else:
+            yield m.processors.run(vm, self.p["txn_cpu_ms"] / 1000.0, 0.0)
         swaps = poisson(rnd, self.p["swap_per_txn"]) if self.p["swap"] != "none" else 0
         for _ in range(swaps):
             read = rnd.random() < 0.5
@@ -169,6 +201,30 @@ class LinuxApp(LinuxServer):
         if self.vswitch is not None:
             self.vswitch.exchange(vm, self._net_out, self._net_in, self._ack_bytes, True)
 
+    def _work(self) -> Generator:
+        """The request's CPU, with its touches of pages beyond the hot set between.
+
+        The touches are drawn in bulk (:meth:`Storage.touch_cold_run`): a
+        resident page costs its share of the CPU, one in XSTORE comes back
+        synchronously, one on DASD is a page fault the request waits for.
+        """
+        m, vm = self.machine, self.vm
+        storage, cpu = m.storage, m.processors
+        left = poisson(self.rnd, self._txn_touches)
+        work = self.p["txn_cpu_ms"] / 1000.0
+        per_touch = work / (left + 1)
+        busy = per_touch
+        run = ColdRun(None, 0.0, per_touch, cpu.slice_s)
+        while left > 0:
+            done, busy, step = storage.touch_cold_run(vm, self.space, run, left, busy)  # type: ignore[union-attr]
+            left -= done
+            if step is not None or busy >= run.slice_s:
+                yield cpu.run(vm, busy, 0.0)
+                busy = 0.0
+            if step is not None:
+                yield from step
+        yield cpu.run(vm, busy, 0.0)
+
     def prepare(self) -> None:
         """Storage as a Linux server's; the hot regions of its disks are in the CU cache."""
         super().prepare()
@@ -179,6 +235,31 @@ class LinuxApp(LinuxServer):
                 last = disk.first_track + (min(hot, disk.blocks) - 1) // disk.blocks_per_track
                 cache.warm(range(disk.first_track, last + 1))
 
+    def _per_disk(self, name: str, low: float, high: float | None) -> list[float] | None:
+        """A comma-separated per-disk list of figures in [low, high], or None if not given."""
+        text = str(self.p[name]).strip()
+        if not text:
+            return None
+        try:
+            values = [float(v) for v in text.split(",")]
+        except ValueError:
+            raise ZvmsimError(f"user {self.vm.userid}: {name} must be numbers") from None
+        bad = any(v < low or (high is not None and v > high) for v in values)
+        if len(values) != len(self.disks) or bad or not any(values):
+            top = "" if high is None else f" to {high:g}"
+            raise ZvmsimError(
+                f"user {self.vm.userid}: {name} needs one figure per disk "
+                f"({len(self.disks)}), each {low:g}{top}"
+            )
+        return values
+
+    def _pick_disk(self) -> int:
+        """Which disk an I/O goes to: at random, in proportion to the disks' rates."""
+        cum = self._cum_rates
+        if cum is None:
+            return self.rnd.randrange(len(self.disks))
+        return bisect_right(cum, self.rnd.random() * cum[-1])
+
     def _hot_blocks(self) -> int:
         return int(self.p["hot_mb"] * 1024 * 1024 // BLOCK_BYTES)
 
@@ -187,9 +268,13 @@ class LinuxApp(LinuxServer):
         vm, rnd, disks = self.vm, self.rnd, self.disks
         count, share = self.p["blocks_per_io"], self.p["read_share"]
         hot, hot_share = self._hot_blocks(), self.p["hot_share"]
+        shares, blocks = self._read_shares, self._blocks
         for _ in range(poisson(rnd, self.p["io_per_txn"])):
-            disk = disks[rnd.randrange(len(disks))]
-            write = rnd.random() >= share
+            index = self._pick_disk()
+            disk = disks[index]
+            write = rnd.random() >= (share if shares is None else shares[index])
+            if blocks is not None:
+                count = blocks[index]
             span = min(hot, disk.blocks) if hot and rnd.random() < hot_share else disk.blocks
             # the request's thread waits; the virtual CPU idles in an enabled wait with
             # the I/O in flight, which CP samples as I/O active, not as CP's I/O wait

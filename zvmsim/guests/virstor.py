@@ -13,19 +13,35 @@ that is not valid costs what the release makes it cost: a revalidation, a
 synchronous XSTORE page-in, or a page fault that waits for DASD. The guest
 reports its transactions to CP Monitor (APPLDATA), so the TXN report gives
 its ETR and response time.
+
+IBM's Apache workload runs its clients (the Application Workload Modeler,
+AWM, imitating web browsers) as Linux guests on the same z/VM, joined to the
+servers by a guest LAN or VSWITCH (z/VM performance reports, "Apache
+Workload"). An Apache server given a ``client`` (a userid pattern) sends each
+request's file, the pages it touched, to one of the matching
+:class:`AwmClient` guests (the servers are spread over them in turn): its
+Linux stack's time per packet and per byte (data/calibration/network.toml
+[linux_stack]) on its own virtual CPU and CP's time per packet
+([vswitch] cp_us_per_packet) charged to it; the client spends the same on
+receiving the file, plus ``cpu_ms`` of its own work a request. That
+processor time is the same on every z/VM release.
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator
+from fnmatch import fnmatchcase
 from typing import Any
 
+import simpy
+
 from ..cp.spaces import ColdRun
+from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
 from .base import Workload
 from .linux import PAGES_PER_MB, _space
 
-__all__ = ["ApacheServer", "Virstor"]
+__all__ = ["ApacheServer", "AwmClient", "Virstor"]
 
 
 class Virstor(Workload):
@@ -61,6 +77,9 @@ class Virstor(Workload):
         self.space.hot = self.space.wss
         self.txns = 0
         self.resp_s = 0.0
+        self.client: AwmClient | None = None  # where each reply goes (ApacheServer)
+        self.reply_s = (0.0, 0.0)  # the reply's (Linux stack, CP) time on the sender
+        self.reply_bytes = 0
 
     def appldata(self) -> tuple[str, int, float] | None:
         """(workload name, transactions completed, their response times summed)."""
@@ -84,6 +103,8 @@ class Virstor(Workload):
         m, vm, rnd, p = self.machine, self.vm, self.rnd, self.p
         storage, cpu, space = m.storage, m.processors, self.space
         dormant = p["dormant"]
+        self.connect()
+        send_s, send_cp_s = self.reply_s
         yield m.env.timeout(rnd.uniform(0.0, max(p["think_s"], 0.01)))
         m.add_to_dispatch_list(vm)
         write = p["write_pct"] / 100.0
@@ -106,13 +127,31 @@ class Virstor(Workload):
                 if step is not None:
                     yield from step
             cp_s = p["cp_ms"] / 1000.0
+            if self.client is not None:  # the file goes to the client over the LAN
+                busy += send_s
+                cp_s += send_cp_s
             if busy > 0 or cp_s > 0:
                 yield cpu.run(vm, busy, cp_s)
+            if self.client is not None:
+                self.client.replies.put(self.reply_bytes)
             self.txns += 1
             self.resp_s += m.env.now - start
             think = rnd.expovariate(1.0 / p["think_s"]) if p["think_s"] > 0 else 0.0
             if think > 0:
                 yield from self.wait(think, dormant)
+
+    def connect(self) -> None:
+        """Find this guest's client, if it has one (ApacheServer)."""
+
+
+def lan_cost(machine: Any, nbytes: int) -> tuple[float, float]:
+    """A Linux guest's (stack, CP) seconds to move *nbytes* over a guest LAN:
+    the stack's time per packet and per byte, CP's per packet."""
+    cal = machine.config.calibration
+    stack, lan = cal.linux_stack, cal.vswitch
+    packets = -(-nbytes // (lan.mtu_bytes - stack.header_bytes))
+    cpu_s = packets * stack.us_per_packet / 1e6 + nbytes * stack.ns_per_byte / 1e9
+    return cpu_s, packets * lan.cp_us_per_packet / 1e6
 
 
 class ApacheServer(Virstor):
@@ -120,4 +159,49 @@ class ApacheServer(Virstor):
     storage: every request touches pages the guest has not used for long."""
 
     NAME = "APACHE"
-    PARAMS = {**Virstor.PARAMS, "dormant": False}
+    PARAMS = {**Virstor.PARAMS, "dormant": False, "client": ""}
+
+    def connect(self) -> None:
+        """The AWM client (userid pattern ``client``) this server's replies go to:
+        the servers are spread over the matching clients in turn."""
+        pattern = self.p["client"]
+        if not pattern:
+            return
+        m = self.machine
+        clients = [w for w in m.workloads if isinstance(w, AwmClient)]
+        clients = [w for w in clients if fnmatchcase(w.vm.userid, pattern)]
+        if not clients:
+            raise ZvmsimError(f"user {self.vm.userid}: no AWM client matches '{pattern}'")
+        servers = [w for w in m.workloads if isinstance(w, ApacheServer) and w.p["client"]]
+        self.client = clients[servers.index(self) % len(clients)]
+        self.reply_bytes = self.p["touches"] * PAGES_BYTES
+        self.reply_s = lan_cost(m, self.reply_bytes)
+
+
+PAGES_BYTES = 4096  # a 4 KB page of the file a request sends
+
+
+class AwmClient(Virstor):
+    """An AWM client guest: receives the Apache servers' replies, one at a time."""
+
+    APPLDATA = False  # the servers report the requests
+    NAME = "AWM"
+    PARAMS = {**Virstor.PARAMS, "touches": 0, "cpu_ms": 0.5, "dormant": False}
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.replies: simpy.Store = simpy.Store(self.machine.env)
+        self.received = 0
+
+    def run(self) -> Generator:
+        m, vm = self.machine, self.vm
+        storage, cpu, space = m.storage, m.processors, self.space
+        own_s = self.p["cpu_ms"] / 1000.0
+        m.add_to_dispatch_list(vm)
+        while True:
+            vm.state = TIW  # idle in the dispatch list, waiting for the LAN
+            nbytes = yield self.replies.get()
+            yield from storage.keep_hot(vm, space)
+            stack_s, cp_s = lan_cost(m, nbytes)
+            yield cpu.run(vm, own_s + stack_s, cp_s)
+            self.received += 1

@@ -107,8 +107,12 @@ class ControlUnitCache:
         return self._volumes[volser]
 
     def other_writes(self, other: OtherWrites, track_bytes: int) -> None:
-        """Other systems write into the NVS of cluster ``other.cluster``."""
-        self.nvs[other.cluster % len(self.nvs)].other_writes(other, track_bytes)
+        """Other systems write into the NVS of cluster ``other.cluster`` (None: each cluster's)."""
+        if other.cluster is None:
+            for nvs in self.nvs:
+                nvs.other_writes(other, track_bytes)
+        else:
+            self.nvs[other.cluster % len(self.nvs)].other_writes(other, track_bytes)
 
     @property
     def cached_tracks(self) -> int:

@@ -31,12 +31,16 @@ __all__ = ["Nvs", "OtherWrites"]
 
 @dataclass(frozen=True)
 class OtherWrites:
-    """Other systems' writes into one cluster's NVS: *mb_s* for *on_s* of every *period_s*."""
+    """Other systems' writes into one cluster's NVS: *mb_s* for *on_s* of every *period_s*.
+
+    *cluster* None: their volumes lie in every cluster, and each cluster's NVS
+    takes *mb_s* while they write.
+    """
 
     mb_s: float
     on_s: float
     period_s: float
-    cluster: int = 0
+    cluster: int | None = 0
 
 
 class Nvs:

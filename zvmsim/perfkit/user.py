@@ -3,9 +3,11 @@
 USER takes CPU times and virtual I/O counts from the user activity records.
 Where Perfkit ends a USER row with the user's status (``XC, CL3,DIS``),
 zvmsim shows the user's working set and resident pages instead.
-USTAT shares are of *observations*, not of time, exactly as on z/VM. %ACT
+USTAT shares are of *observations*, not of time, as on z/VM. %ACT
 is the share of a user's high-frequency samples that found it *active*:
-working, or having used the processor since the sample before, so a server
+working, or having used the processor since the sample before (our reading:
+CP's records count the sampled states per monitor interval, so Perfkit can
+tell activity per interval only; zvmsim/fidelity.py, pct_act@LMRLN1P), so a server
 idling in the dispatch list between rare bits of work is in queue (%TIW) but
 seldom active. Every other column is a share of the *active* samples (a
 user never active shows dots): a CMS server found dormant just after a bit

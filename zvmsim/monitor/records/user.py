@@ -68,6 +68,8 @@ class MRUSEACT(Record):
     hf_oth: int = 0
     # HF samples that found the user active: it had used processor time since
     # the sample before, or was running, waiting for a CPU or in a non-idle wait
+    # (ours: CP's user HF state counters, MRUSEINT D4 R4, count states per
+    # monitor interval and have no such count; fidelity.py, pct_act@LMRLN1P)
     hf_act: int = 0
 
 
