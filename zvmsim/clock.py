@@ -166,16 +166,10 @@ class Clock(simpy.Environment):
         try:
             while True:
                 tick_at = self._tick_at  # inf while no tick is pending
-                if queue:
-                    head = queue[0]
-                    first = (
-                        tick_at <= head[0]
-                        and tick_at != inf
-                        and (tick_at, NORMAL, self._tick_eid) < head
-                    )
-                else:
-                    first = tick_at != inf
-                if first:  # the tick comes first: it runs in its event's place
+                if tick_at != inf and (
+                    not queue
+                    or (tick_at <= queue[0][0] and (tick_at, NORMAL, self._tick_eid) < queue[0])
+                ):  # the tick comes first: it runs in its event's place
                     fn = self._tick_fn
                     self._tick_at, self._tick_fn = inf, None
                     self._now = tick_at

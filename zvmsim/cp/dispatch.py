@@ -55,7 +55,7 @@ from typing import Any
 
 import simpy
 from simpy.core import NORMAL, URGENT
-from simpy.events import Timeout
+from simpy.events import Event, Timeout
 
 from ..clock import after
 from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmdbk
@@ -106,11 +106,15 @@ class _Sliced:
         self.procs, self.user, self.virtual_s, self.cp_s = procs, user, virtual_s, cp_s
         self.share = self.left = 0.0
         env = procs.env
-        self.done = simpy.Event(env)
-        start = simpy.Event(env)  # as a process starts: urgent, now (env.process)
+        # two events, built as simpy.Event(env) builds them (without its __init__)
+        self.done = done = Event.__new__(Event)
+        done.env = env
+        done.callbacks = []
+        start = Event.__new__(Event)  # as a process starts: urgent, now (env.process)
+        start.env = env
+        start.callbacks = [self._start]  # type: ignore[list-item]
         start._ok = True
         start._value = None
-        start.callbacks = [self._start]  # type: ignore[list-item]
         heapq.heappush(env._queue, (env._now, URGENT, next(env._eid), start))  # type: ignore[attr-defined]
 
     def _start(self, _event: simpy.Event) -> None:
@@ -612,7 +616,11 @@ class Processors:
         utilization law). Small pieces are gathered until there is
         ``SYSTEM_FLUSH_S`` of it, then placed as one burst ahead of the guests.
         """
-        self._system_time.add(seconds)
+        system = self._system_time  # system.add(seconds), inline
+        system.debt_s += seconds
+        if system.debt_s >= SYSTEM_FLUSH_S:
+            debt, system.debt_s = system.debt_s, 0.0
+            system.place(debt)
 
     def field_interrupt(self) -> None:
         """CP fields a real I/O interrupt: system time on a processor.
@@ -621,7 +629,15 @@ class Processors:
         waiting (and no work queued) wakes it: PR/SM dispatches it again and it fields
         the interrupt there. Otherwise its time joins CP's other small pieces."""
         self.interrupts += 1
-        if self.redispatch_s and self.wake(self.interrupt_s):
+        # wake's own first tests, inline (a processor waits, no work is queued): where
+        # they fail, no call
+        if (
+            self.redispatch_s
+            and not self._ready
+            and not self._master_q
+            and min(self.free_at) < self.env._now - 1e-9
+            and self.wake(self.interrupt_s)
+        ):
             return
         system = self._system_time  # charge_system, inline
         system.debt_s += self.interrupt_s

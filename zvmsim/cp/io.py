@@ -263,7 +263,9 @@ class VolumeIO:
             # the connect phase holds the path; when it ends (_disconnect), the path is
             # released and the I/O goes on for its pend and disc (env.timeout(conn) with
             # that callback, built inline; no process step)
-            done = Event(env)
+            done = Event.__new__(Event)  # Event(env), without its __init__
+            done.env = env
+            done.callbacks = []
             ended = after(env, conn, [_disconnect])
             ended.path, ended.done, ended.rest = path, done, pend + disc  # type: ignore[attr-defined]
             yield done
