@@ -30,7 +30,7 @@ from collections.abc import Generator
 from typing import Any
 
 from ..cp.spaces import Space
-from ..cp.storage import SEGMENT_PAGES, Storage
+from ..cp.storage import SEGMENT_PAGES
 from ..cp.vmdbk import RUN, TIW
 from ..errors import ZvmsimError
 from .base import Workload, spawn
@@ -38,16 +38,6 @@ from .base import Workload, spawn
 __all__ = ["LinuxServer", "LinuxThrasher"]
 
 PAGES_PER_MB = 256
-# what LinuxServer._warm_run and _cold_run have inline
-_INLINE = (Storage.xstore_in_counted, Storage.take_frames)
-_COLD_INLINE = (
-    Storage.fault_counted,
-    Storage.first_touch_counted,
-    Storage.xstore_in_counted,
-    Storage.take_frames,
-)
-# what a cold touch that ends LinuxServer._cold_run still needs
-_FAULT, _FIRST, _XSTORE, _DASD = 1, 2, 3, 4
 
 
 def _space(workload: Workload, virtual_mb: float, detailed: bool) -> Space:
@@ -286,31 +276,25 @@ class LinuxServer(Workload):
         # the hot set is touched every tick: missing hot pages come back in
         yield from storage.keep_hot(vm, space)
         warm = int(self.p["warm_mb"] * PAGES_PER_MB)
-        touches = poisson(rnd, self.p["warm_touch_rate"] * tick) if warm else 0
-        while touches:
-            touches, fault = self._warm_run(touches, warm, wss)
-            if fault:  # the touch that ended the run: a page not resident
-                if space.xstor:  # stolen lately: among the newest pages CP put out
-                    storage.xstore_in_counted(vm, space, 1)
-                else:
-                    step = storage.fault_counted(vm, space)
-                    if step is not None:
-                        yield from step
-        # the pages in use outside the hot set, touched uniformly: a touch finding
-        # one not resident faults it in (Storage.fault_counted)
-        touches = poisson(rnd, self.tick_cold_rate * tick)
-        while touches:
-            touches, call = self._cold_run(touches, wss)
-            if call == _FAULT:  # (not inline) where the page is is drawn there
+        for _ in range(poisson(rnd, self.p["warm_touch_rate"] * tick) if warm else 0):
+            if rnd.random() * warm < space.resident - wss:  # still resident
+                if space.referenced < space.resident:
+                    space.referenced += 1
+            elif space.xstor:  # stolen lately: among the newest pages CP put out
+                storage.xstore_in_counted(vm, space, 1)
+            else:
                 step = storage.fault_counted(vm, space)
                 if step is not None:
                     yield from step
-            elif call == _FIRST:
-                storage.first_touch_counted(space, 1)
-            elif call == _XSTORE:
-                storage.xstore_in_counted(vm, space, 1)
-            elif call == _DASD:
-                yield from storage.read_counted(vm, space)
+        cold = space.footprint - wss  # the pages in use outside the hot set
+        for _ in range(poisson(rnd, self.tick_cold_rate * tick)):
+            resident_cold = max(0, space.resident - wss)
+            if cold > 0 and rnd.random() * cold >= resident_cold:
+                step = storage.fault_counted(vm, space)
+                if step is not None:
+                    yield from step
+            elif space.referenced < space.resident:
+                space.referenced += 1
         ticks = self.p["hz"] * tick * vm.virtual_cpus  # every virtual CPU has its timer
         if ticks:  # CP reflects each timer interrupt: time for the guest, and its own
             vm.pending_cp_s += ticks * self._timer_s
@@ -321,127 +305,3 @@ class LinuxServer(Workload):
         # the work of a tick varies (requests come and go); on average cpu_ms_per_s
         work = self.p["cpu_ms_per_s"] / 1000.0 * tick * (0.5 + rnd.random())
         yield cpu.run(vm, work, 0.0)
-
-    def _cold_run(self, touches: int, wss: int) -> tuple[int, int]:
-        """Up to *touches* cold touches in a row (*wss*: the hot set's pages at the
-        tick's start), each a draw whether its page is resident and, for one that
-        is not, :meth:`Storage.fault_counted`'s draw of where it is, until one
-        needs a call. Returns (touches left, what that touch still needs: ``_FAULT``
-        the fault, ``_FIRST`` a first touch, ``_XSTORE`` a page from XSTORE,
-        ``_DASD`` a read from DASD, or 0 for none).
-
-        ``fault_counted`` is inline before z/VM 6.3 with no available-list lock
-        (otherwise a touch of a page not resident returns ``_FAULT``), and so are
-        its first touches and pages from XSTORE when ``take_frames`` has no scan
-        due: the same draws in the same order, the counters kept in locals and
-        written back, the same sums in the same order, before anything else looks
-        at them.
-        """
-        space, storage, vm = self.space, self.machine.storage, self.vm
-        random, page_random = self.rnd.random, storage.rnd.random
-        pages, moving = space.pages, space.moving
-        footprint = space.footprint
-        cold = footprint - wss
-        resident, referenced = space.resident, space.referenced
-        xstor, dasd = space.xstor, space.dasd
-        available, low = storage.available, storage.low
-        kind = type(storage)
-        inline = (
-            storage.lock is None
-            and (
-                kind.fault_counted,
-                kind.first_touch_counted,
-                kind.xstore_in_counted,
-                kind.take_frames,
-            )
-            == _COLD_INLINE
-        )
-        pgin_s = storage._pgin_s * 1  # xstore_in_counted's charge for one page
-        pend = vm.pending_cp_s
-        x_in = 0  # pages brought back from XSTORE in this run
-        call = 0
-        while touches:
-            touches -= 1
-            if cold > 0 and random() * cold >= (resident - wss if resident > wss else 0):
-                if not inline:
-                    call = _FAULT
-                    break
-                # fault_counted: _touch_one(vm, space, space.fresh, 0)
-                fresh = footprint - pages + (pages - resident - xstor - dasd - moving)
-                if fresh < 0:
-                    fresh = 0
-                pick = page_random() * (fresh + 0 + xstor + dasd)
-                if pick < fresh:  # first_touch_counted(space, 1)
-                    if available - 1 < low:
-                        call = _FIRST
-                        break
-                    available -= 1
-                elif pick - fresh < xstor:  # xstore_in_counted(vm, space, 1)
-                    if available - 1 < low:
-                        call = _XSTORE
-                        break
-                    available -= 1
-                    xstor -= 1
-                    x_in += 1
-                    pend += pgin_s
-                else:
-                    if dasd:
-                        call = _DASD
-                        break
-                    continue
-                resident += 1
-                referenced += 1
-            elif referenced < resident:
-                referenced += 1
-        space.resident, space.referenced, space.xstor = resident, referenced, xstor
-        storage.available = available
-        if x_in:
-            space.x_to_ms += x_in
-            storage.xstore_used -= x_in
-            vm.pending_cp_s = pend
-        return touches, call
-
-    def _warm_run(self, touches: int, warm: int, wss: int) -> tuple[int, bool]:
-        """Up to *touches* warm touches in a row (*wss*: the hot set's pages at the
-        tick's start), while each finds its page resident or brings it back from
-        XSTORE with no demand scan due. Returns (touches left, whether the last one
-        drawn is a touch of a page not resident, still to be made).
-
-        :meth:`Storage.xstore_in_counted` (one page, its ``take_frames`` with no
-        scan due) is inline before z/VM 6.3 with no available-list lock: the same
-        draws in the same order, the counters kept in locals and written back, the
-        same sums in the same order, before anything else looks at them.
-        """
-        space, storage, vm = self.space, self.machine.storage, self.vm
-        random = self.rnd.random
-        resident, referenced, xstor = space.resident, space.referenced, space.xstor
-        available, low = storage.available, storage.low
-        # before z/VM 6.3 (Storage's own methods) with no lock, take_frames is available -= 1
-        kind = type(storage)
-        inline = storage.lock is None and (kind.xstore_in_counted, kind.take_frames) == _INLINE
-        pgin_s = storage._pgin_s * 1  # xstore_in_counted's charge for one page
-        pend = vm.pending_cp_s
-        x_in = 0  # pages brought back from XSTORE in this run
-        fault = False
-        while touches:
-            touches -= 1
-            if random() * warm < resident - wss:  # still resident
-                if referenced < resident:
-                    referenced += 1
-            elif xstor and inline and available - 1 >= low:
-                available -= 1  # xstore_in_counted(vm, space, 1), inline
-                xstor -= 1
-                x_in += 1
-                resident += 1
-                referenced += 1
-                pend += pgin_s
-            else:
-                fault = True
-                break
-        space.resident, space.referenced, space.xstor = resident, referenced, xstor
-        if x_in:
-            space.x_to_ms += x_in
-            storage.xstore_used -= x_in
-            storage.available = available
-            vm.pending_cp_s = pend
-        return touches, fault
