@@ -133,6 +133,7 @@ def test_every_page_is_in_exactly_one_place(thrasher_machine) -> None:
     for space in st.spaces:
         space.check()
     held = sum(s.resident + s.moving for s in st.spaces)  # a page being read has its frame
+    held += st.cp_frames  # and the page tables (PGMBKs)
     assert held + st.available == st.frames
     assert sum(s.xstor for s in st.spaces) == st.xstore_used <= st.xstore_pages
     on_dasd = sum(s.dasd + s.moving for s in st.spaces)
@@ -207,7 +208,7 @@ def test_vdisk_pages_are_conserved_too(knobs) -> None:
     assert any(s.kind == "vdisk" for s in st.spaces)
     for space in st.spaces:
         space.check()
-    held = sum(s.resident + s.moving for s in st.spaces)
+    held = sum(s.resident + s.moving for s in st.spaces) + st.cp_frames
     assert held + st.available == st.frames
     assert sum(s.xstor for s in st.spaces) == st.xstore_used <= st.xstore_pages
     assert sum(s.dasd + s.moving for s in st.spaces) <= st.paging.used
