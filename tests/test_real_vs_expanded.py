@@ -104,7 +104,7 @@ def test_every_page_is_in_one_place_and_mdc_frames_are_booked() -> None:
             space.pages
         )
     in_flight = sum(s.moving for s in guests)
-    held = sum(s.resident for s in guests) + machine.mdc_home.frames + in_flight
+    held = sum(s.resident for s in guests) + machine.mdc_home.frames + in_flight + st.cp_frames
     assert held + st.available == st.frames
     assert machine.mdc_home.frames == machine.mdc.cached_pages
     assert sum(s.xstor for s in guests) == st.xstore_used <= st.xstore_pages

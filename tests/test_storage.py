@@ -133,6 +133,7 @@ def test_every_page_is_in_exactly_one_place(thrasher_machine) -> None:
     for space in st.spaces:
         space.check()
     held = sum(s.resident + s.moving for s in st.spaces)  # a page being read has its frame
+    held += st.cp_frames  # and the page tables (PGMBKs)
     assert held + st.available == st.frames
     assert sum(s.xstor for s in st.spaces) == st.xstore_used <= st.xstore_pages
     on_dasd = sum(s.dasd + s.moving for s in st.spaces)
@@ -207,7 +208,7 @@ def test_vdisk_pages_are_conserved_too(knobs) -> None:
     assert any(s.kind == "vdisk" for s in st.spaces)
     for space in st.spaces:
         space.check()
-    held = sum(s.resident + s.moving for s in st.spaces)
+    held = sum(s.resident + s.moving for s in st.spaces) + st.cp_frames
     assert held + st.available == st.frames
     assert sum(s.xstor for s in st.spaces) == st.xstore_used <= st.xstore_pages
     assert sum(s.dasd + s.moving for s in st.spaces) <= st.paging.used
@@ -320,3 +321,27 @@ def test_a_fault_reads_its_page_and_the_next_of_its_block_wrapping_to_the_first(
     # 9 brought 7 (its block's first) with it, 4 brought 5 and left 3 alone
     assert [p for p in range(600) if loc[p] == DASD] == [260]
     space.check()
+
+
+def test_each_segment_a_space_backs_takes_a_pgmbk_of_two_frames() -> None:
+    """Before z/VM 6.3 too, CP backs each 1 MB segment a space has pages in with a
+    PGMBK (two frames); a released VDISK gives its PGMBKs back."""
+    st = _storage(frames=3000, xstore=0)
+    guest = _guest(st, "G", 1024, RUN)
+    st.first_touch_counted(guest, 1)
+    assert guest.pgmbks == 1 and st.cp_frames == 2
+    st.first_touch_counted(guest, 256)  # on into the second segment
+    assert guest.pgmbks == 2 and st.cp_frames == 4
+    assert st.available == 3000 - 257 - 4
+    tracked = _guest(st, "T", 1024, RUN, detailed=True)
+    st.first_touch_range(tracked, 0, 256)
+    assert tracked.pgmbks == 1
+    st.touch(tracked.vm, tracked, 256)  # type: ignore[arg-type]
+    assert tracked.pgmbks == 2 and st.cp_frames == 8
+    vdisk = st.add(Space("VD", "G", "vdisk", 512, random.Random(3)))
+    st.first_touch_counted(vdisk, 512)
+    assert vdisk.pgmbks == 2 and st.cp_frames == 12
+    st.release_counted(vdisk)
+    assert vdisk.pgmbks == 0 and st.cp_frames == 8
+    held = sum(s.resident + s.moving for s in st.spaces) + st.cp_frames
+    assert held + st.available == st.frames

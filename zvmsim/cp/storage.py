@@ -12,6 +12,13 @@ XSTORE pages back in go only as a last resort (see
 resident gets it back synchronously from XSTORE (CP time, no wait) or waits
 in page wait while CP reads its block from DASD.
 
+CP's page-table blocks (PGMBKs, 8 KB: two frames, one per 1 MB segment) are
+taken as a space backs each new segment (its first touch there), as on z/VM
+6.3 (:mod:`zvmsim.cp.storage63`); they count in ``cp_frames``. Since z/VM 5.3
+they may live above 2 GB and are pageable, but CP pages one out only when
+every page of its segment is out; with pages spread over the segments, a
+space that holds any resident pages keeps them all, so here they stay.
+
 The demand scan's algorithm is a pluggable policy, so the z/VM 6.3 global
 aging list can replace it without touching this module.
 """
@@ -41,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = ["SEGMENT_PAGES", "ScanPolicy", "Storage"]
 
 SEGMENT_PAGES = 256  # a 1 MB segment of virtual storage
+PGMBK_FRAMES = 2  # a PGMBK (8 KB) per segment backed
 
 
 def _slots_on(on: dict[int, int], volume: int, n: int) -> None:
@@ -113,6 +121,7 @@ class Storage:
         self.times_empty = 0
         self.migrated = 0
         self.examined = 0  # resident frames the demand scan tested (taken or passed over)
+        self.cp_frames = 0  # frames CP holds for its page-table blocks (PGMBKs)
         # page reorder (SET REORDER, z/VM 6.2 and earlier): on when given a random stream
         self.reorder_rnd = reorder_rnd
         self._reorder_s = path_us.get("reorder_us_per_page", 0.0) / 1e6
@@ -164,6 +173,15 @@ class Storage:
                 "(the configuration asks for more storage than the system has)"
             )
         self.available -= n
+
+    def _back_segments(self, space: Space) -> None:
+        """CP backs each segment *space* now has pages in with a PGMBK (two frames)."""
+        backed = space.pages - space.untouched
+        new = -(-backed // SEGMENT_PAGES) - space.pgmbks
+        if new > 0:
+            self.take_frames(PGMBK_FRAMES * new)
+            self.cp_frames += PGMBK_FRAMES * new
+            space.pgmbks += new
 
     # ---- page-outs: called by the scan policy ----------------------------
 
@@ -542,6 +560,10 @@ class Storage:
             table.ref[page] = 1  # type: ignore[union-attr]
             space.resident += 1
             space.referenced += 1
+            if space.resident + space.xstor + space.dasd + space.moving > (
+                space.pgmbks * SEGMENT_PAGES
+            ):
+                self._back_segments(space)
             return None
         if state == XST:
             # out of XSTORE first: a demand scan started by take_frames may migrate
@@ -580,6 +602,7 @@ class Storage:
         table.ref[start:end] = b"\x01" * new  # type: ignore[union-attr]
         space.resident += new
         space.referenced += new
+        self._back_segments(space)
 
     def resident_run(self, space: Space, start: int, limit: int) -> int:
         """Touch the resident pages from *start* up to the first one that is not.
@@ -661,13 +684,18 @@ class Storage:
             self.paging.volumes[volume].free(n, -(-n // block))
         space.dasd_on.clear()
         space.resident = space.referenced = space.xstor = space.dasd = 0
+        self.available += PGMBK_FRAMES * space.pgmbks  # its page tables go too
+        self.cp_frames -= PGMBK_FRAMES * space.pgmbks
+        space.pgmbks = 0
 
     def first_touch_counted(self, space: Space, n: int) -> None:
-        """*n* never-touched pages of a counted space get frames (no I/O)."""
+        """*n* never-touched pages of a counted space get frames (no I/O), and each
+        segment they are the first in a PGMBK."""
         if n > 0:
             self.take_frames(n)
             space.resident += n
             space.referenced += n
+            self._back_segments(space)
 
     def xstore_in_counted(self, user: Vmdbk, space: Space, n: int) -> None:
         """Bring *n* pages of a counted space back from XSTORE (synchronous)."""
@@ -787,7 +815,8 @@ class Storage:
         :meth:`xstore_in_counted` and :meth:`take_frames` when no scan is due
         and the available-list lock is held by this guest's step already
         (:meth:`FrameLock.take`'s same-instant case): the space's, the user's,
-        the storage's and the lock's counters are kept in locals meanwhile and
+        the storage's and the lock's counters are kept in locals meanwhile (a first
+        touch that backs a new segment goes through :meth:`first_touch_counted`) and
         written back, the same sums in the same order, before anything else
         looks at them. Returns (touches done, busy, the step or None).
         """
@@ -809,6 +838,8 @@ class Storage:
             if untouched < 0:
                 untouched = 0
             available = self.available
+            # pages the space's PGMBKs cover: a first touch past them backs a new segment
+            backed_cap = space.pgmbks * SEGMENT_PAGES - space.moving
             x_in = 0  # pages brought back from XSTORE in this stretch
             pend = user.pending_cp_s
             if lock is None:
@@ -826,6 +857,9 @@ class Storage:
                     draw()  # whether the touch writes
                 pick = random() * total
                 if pick < untouched:
+                    if resident + xstor + dasd >= backed_cap:
+                        call = 4  # a new segment: first_touch_counted takes its PGMBK
+                        break
                     if not inline or available - 1 < low:
                         call = 1
                         break
@@ -884,7 +918,7 @@ class Storage:
                     user.pending_cp_s += pgin_s
                 space.resident += 1
                 space.referenced += 1
-            elif call == 1:
+            elif call in (1, 4):
                 self.first_touch_counted(space, 1)
             elif call == 2:
                 self.xstore_in_counted(user, space, 1)
