@@ -277,7 +277,7 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "I/O/s, %Busy less rate x Serv about 4-8 points on every volume"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_alloc@XXPG*"): (
-        "ours 13/10-12/12% (seeds 1-3) against 37-44: CP's allocator passes over a volume "
+        "ours 10/10/8% (seeds 1-3) against 37-44: CP's allocator passes over a volume "
         "with a paging I/O in flight, but our demand scan migrates XSTORE pages in a "
         "dozen bursts of 50-450 blocks at one instant: a burst finds all 24 volumes idle "
         "(every look used) or all still writing the last burst over the two ESCON "
@@ -297,7 +297,7 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "3390-9s never are: 51-92% here, too high and too spread (seed 37-44)"
     ),
     ("paging_difficulties", "phase=full-volumes", "pct_alloc@CFD0*"): (
-        "ours 79-97% (seeds 1-3) against 98-100: CP's allocator passes over a volume with a "
+        "ours 80-94% (seeds 1-3) against 98-100: CP's allocator passes over a volume with a "
         "paging I/O in flight, and our 3390-9s are busy about 20% of the time (9.2 ms an "
         "I/O on the ESCON channels they share with the 3390-3s: pend 5.8, connect 3.4), "
         "where the seed's take .4-1.3 ms an I/O, 1-2% busy (see serv_ms@CFD0*). Tried "
