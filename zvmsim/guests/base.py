@@ -12,6 +12,7 @@ from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
 
 if TYPE_CHECKING:
+    from ..cp.spaces import ColdRun, Space
     from ..machine import Machine
 
 __all__ = ["Idle", "Workload", "spawn"]
@@ -129,6 +130,25 @@ class Workload:
         else:
             vm.state = TIW
             yield m.env.timeout(seconds)
+
+    def cold_touches(
+        self, space: Space, run: ColdRun, touches: int, busy: float
+    ) -> Generator[Any, Any, float]:
+        """*touches* touches of *space*'s cold pages with the processor time between
+        them (:meth:`Storage.touch_cold_run`): a page fault runs the time gathered so
+        far before its wait, and a full time slice runs as it fills. ``yield from``
+        it; it returns the time gathered and not yet run (*busy*: already gathered)."""
+        m, vm = self.machine, self.vm
+        storage, cpu = m.storage, m.processors
+        while touches > 0:
+            done, busy, step = storage.touch_cold_run(vm, space, run, touches, busy)
+            touches -= done
+            if step is not None or busy >= run.slice_s:
+                yield cpu.run(vm, busy, 0.0)
+                busy = 0.0
+            if step is not None:
+                yield from step
+        return busy
 
     def test_idle(self, seconds: float) -> Generator:
         """Idle for *seconds* with no timer ticking: CP keeps the user in the dispatch

@@ -155,17 +155,8 @@ class CmsInteractive(Workload):
             touches = p["touches"]
             work = p["cpu_ms"] / 1000.0 * (0.5 + rnd.random())
             per_touch = work / (touches + 1)
-            busy = per_touch
             run = ColdRun(None, 0.0, per_touch, slice_s)
-            left = touches
-            while left > 0:
-                done, busy, step = storage.touch_cold_run(vm, space, run, left, busy)
-                left -= done
-                if step is not None or busy >= slice_s:
-                    yield cpu.run(vm, busy, 0.0)
-                    busy = 0.0
-                if step is not None:
-                    yield from step
+            busy = yield from self.cold_touches(space, run, touches, per_touch)
             yield cpu.run(vm, busy, 0.0)
             for _ in range(p["ios"] if self.disk is not None else 0):
                 yield from self._read()

@@ -208,22 +208,12 @@ class LinuxApp(LinuxServer):
         resident page costs its share of the CPU, one in XSTORE comes back
         synchronously, one on DASD is a page fault the request waits for.
         """
-        m, vm = self.machine, self.vm
-        storage, cpu = m.storage, m.processors
-        left = poisson(self.rnd, self._txn_touches)
-        work = self.p["txn_cpu_ms"] / 1000.0
-        per_touch = work / (left + 1)
-        busy = per_touch
+        cpu = self.machine.processors
+        touches = poisson(self.rnd, self._txn_touches)
+        per_touch = self.p["txn_cpu_ms"] / 1000.0 / (touches + 1)
         run = ColdRun(None, 0.0, per_touch, cpu.slice_s)
-        while left > 0:
-            done, busy, step = storage.touch_cold_run(vm, self.space, run, left, busy)  # type: ignore[union-attr]
-            left -= done
-            if step is not None or busy >= run.slice_s:
-                yield cpu.run(vm, busy, 0.0)
-                busy = 0.0
-            if step is not None:
-                yield from step
-        yield cpu.run(vm, busy, 0.0)
+        busy = yield from self.cold_touches(self.space, run, touches, per_touch)  # type: ignore[arg-type]
+        yield cpu.run(self.vm, busy, 0.0)
 
     def prepare(self) -> None:
         """Storage as a Linux server's; the hot regions of its disks are in the CU cache."""

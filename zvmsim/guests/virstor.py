@@ -115,17 +115,8 @@ class Virstor(Workload):
             touches = p["touches"]
             work = p["cpu_ms"] / 1000.0 * (0.5 + rnd.random())
             per_touch = work / touches if touches else 0.0
-            busy = 0.0 if touches else work
             run = ColdRun(rnd, write, per_touch, slice_s)
-            left = touches
-            while left > 0:
-                done, busy, step = storage.touch_cold_run(vm, space, run, left, busy)
-                left -= done
-                if step is not None or busy >= slice_s:
-                    yield cpu.run(vm, busy, 0.0)
-                    busy = 0.0
-                if step is not None:
-                    yield from step
+            busy = yield from self.cold_touches(space, run, touches, 0.0 if touches else work)
             cp_s = p["cp_ms"] / 1000.0
             if self.client is not None:  # the file goes to the client over the LAN
                 busy += send_s
