@@ -106,6 +106,46 @@ def run_data(tmp_path_factory):
     return get
 
 
+def lpar_raw(
+    name: str,
+    title: str,
+    pu: str,
+    sibling: str,
+    sibling_busy: float,
+    physical: int,
+    duration: float,
+    linux: dict,
+) -> dict:
+    """A small two-partition CEC: z/VM (TESTVM, 2 logical *pu* PUs) and *sibling*
+    (2 logical, *sibling_busy* each) sharing *physical* PUs by equal weights, with
+    four Linux servers whose *linux* parameters (CPU per second, tick) the test sets.
+    Tests add the keys they turn (``capped``, ``occupancy``)."""
+    return {
+        "scenario": {"name": name, "title": title, "duration": duration, "warmup": 2},
+        "system": {
+            "sysid": "TESTVM", "cpu_model": "2094-702", "serial": "00001",
+            "zvm_level": "5.3.0", "start": "2008-01-01T00:00:00",
+        },
+        "monitor": {"sample_interval": 10, "hfs_interval": 1},
+        "processors": {"count": 2, "type": pu},
+        "cec": {"model": "2094-702", "pus": {pu: physical}},
+        "partitions": {
+            "TESTVM": {"number": 1, "type": pu, "weight": 100, "own": True},
+            sibling: {"number": 2, "type": pu, "logical": 2, "weight": 100, "busy": sibling_busy},
+        },
+        "storage": {"central_mb": 2048, "low_frames": 100, "high_frames": 300},
+        "guests": {
+            "LINUX": {
+                "userid": "LINUX*", "count": 4, "workload": "linux_server",
+                "params": {
+                    "virtual_mb": 64.0, "used_mb": 64.0, "wss_mb": 32.0,
+                    "cold_touch_rate": 0.0, **linux,
+                },
+            }
+        },
+    }  # fmt: skip
+
+
 def network_raw(**changes: object) -> dict:
     """A small scenario with a VSWITCH: two Linux guests stream through OSA CHPID 11.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import lpar_raw
 
 import zvmsim
 from zvmsim.hardware.prsm import Prsm, share_pool
@@ -23,30 +24,10 @@ def test_share_pool_by_weight_and_redistribution() -> None:
 
 
 def _raw(sibling_busy: float, capped: bool = False) -> dict:
-    return {
-        "scenario": {"name": "cpu-test", "title": "CPU test", "duration": 20, "warmup": 2},
-        "system": {
-            "sysid": "TESTVM", "cpu_model": "2094-702", "serial": "00001",
-            "zvm_level": "5.3.0", "start": "2008-01-01T00:00:00",
-        },
-        "monitor": {"sample_interval": 10, "hfs_interval": 1},
-        "processors": {"count": 2, "type": "CP"},
-        "cec": {"model": "2094-702", "pus": {"CP": 2}},
-        "partitions": {
-            "TESTVM": {"number": 1, "type": "CP", "weight": 100, "own": True, "capped": capped},
-            "ZOS1": {"number": 2, "type": "CP", "logical": 2, "weight": 100, "busy": sibling_busy},
-        },
-        "storage": {"central_mb": 2048, "low_frames": 100, "high_frames": 300},
-        "guests": {
-            "LINUX": {
-                "userid": "LINUX*", "count": 4, "workload": "linux_server",
-                "params": {
-                    "virtual_mb": 64.0, "used_mb": 64.0, "wss_mb": 32.0,
-                    "cold_touch_rate": 0.0, "cpu_ms_per_s": 450.0, "tick_s": 0.05,
-                },
-            }
-        },
-    }  # fmt: skip
+    linux = {"cpu_ms_per_s": 450.0, "tick_s": 0.05}
+    raw = lpar_raw("cpu-test", "CPU test", "CP", "ZOS1", sibling_busy, 2, 20, linux)
+    raw["partitions"]["TESTVM"]["capped"] = capped
+    return raw
 
 
 def _run(sibling_busy: float, capped: bool = False):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import lpar_raw
 
 import zvmsim
 from zvmsim.hardware.occupancy import Occupancy
@@ -60,31 +61,12 @@ def test_a_dispatch_per_busy_period_and_per_dispatch_interval_pr_sm_ends() -> No
 
 
 def _raw(sibling_busy: float, physical: int, occupancy: bool = True) -> dict:
-    return {
-        "scenario": {"name": "occ-test", "title": "Occupancy test", "duration": 30, "warmup": 2},
-        "system": {
-            "sysid": "TESTVM", "cpu_model": "2094-702", "serial": "00001",
-            "zvm_level": "5.3.0", "start": "2008-01-01T00:00:00",
-        },
-        "monitor": {"sample_interval": 10, "hfs_interval": 1},
-        "processors": {"count": 2, "type": "IFL"},
-        "cec": {"model": "2094-702", "pus": {"IFL": physical}, "occupancy": occupancy},
-        "partitions": {
-            "TESTVM": {"number": 1, "type": "IFL", "weight": 100, "own": True},
-            "SIBLING": {"number": 2, "type": "IFL", "logical": 2, "weight": 100,
-                        "busy": sibling_busy},
-        },
-        "storage": {"central_mb": 2048, "low_frames": 100, "high_frames": 300},
-        "guests": {
-            "LINUX": {
-                "userid": "LINUX*", "count": 4, "workload": "linux_server",
-                "params": {
-                    "virtual_mb": 64.0, "used_mb": 64.0, "wss_mb": 32.0,
-                    "cold_touch_rate": 0.0, "cpu_ms_per_s": 200.0, "tick_s": 0.01,
-                },
-            }
-        },
-    }  # fmt: skip
+    linux = {"cpu_ms_per_s": 200.0, "tick_s": 0.01}
+    raw = lpar_raw(
+        "occ-test", "Occupancy test", "IFL", "SIBLING", sibling_busy, physical, 30, linux
+    )
+    raw["cec"]["occupancy"] = occupancy
+    return raw
 
 
 def _lpar(sibling_busy: float, physical: int = 2, occupancy: bool = True):
