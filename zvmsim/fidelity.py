@@ -72,7 +72,7 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "before): a server is reordered every reorder_cpu_s of its own processor time (our "
         "assumption, fitted on the Sweet Spot), and sending its files about triples that "
         "time. With SET REORDER "
-        "OFF on 6.2 the ratio is 1.094 (seed 1), so the rest of the miss is how often 6.2 "
+        "OFF on 6.2 the ratio is 1.095 (seed 1), so the rest of the miss is how often 6.2 "
         "reorders a server, which no seed figure fixes for these servers. What triggers a "
         "reorder is not documented where we could read it: seed 001 says periodically, per "
         "virtual machine; IBM's Linux on Z documentation ('Reorder processing') says z/VM "
