@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import zvmsim
 
-
 AFTER = {"ifls": 3, "central_gb": 52, "paging_volumes": 40}  # the customer's upgrade
 
 
