@@ -116,11 +116,6 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "away: the clients' own work a request (0.5 ms) and size (64 MB) are our choices, "
         "made before the ratio was measured"
     ),
-    ("undersized_lpar", "ifls=3;central_gb=52;paging_volumes=40", "pct_busy"): (
-        "the seed's 'after' figures come from another day with lighter guests "
-        "(about 0.40 against 0.75 IFL of virtual time); the simulation runs the "
-        "'before' workload on the new configuration, about 29% busy"
-    ),
     ("fine", "", "pct_act@LMRLN1P"): (
         "100 against 87: our HF sample finds a user active when it used processor time "
         "since the sample before (or is in a working state), and our Domino guest's 100 Hz "
