@@ -389,12 +389,12 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "first (zvmsim.hardware.dasd, committed, set by no data) on paging2105 (.05 ms an "
         "I/O) for the 3390-3s, and the 3390-9s on two FICON CHPIDs of their own; ccw_ms "
         "fitted jointly on this row and phase=vdisk-format's conn_ms (tools/calibrate.py: "
-        "CCWFIT ms; .16-.18 gives 1.41-1.51 here, conn_ms 5.1, both within; paging1997's "
+        ".167 ms: 1.43-1.48 here, conn_ms 5.2, both within; paging1997's "
         "ESCON paging in Real vs expanded would use it too). It passes, but the faster "
         "page-ins move the pages the seed's do (page_reads@XXPG* 20.4-23.0) and "
-        "page_writes@XXPG* fails on every seed in every variant (21.6-24.3, see there); "
-        "below .2 phase=vdisk-format's pct_busy@paging volumes also fails on seed 2 (7.4 "
-        "at .16: fewer connect ms). Not committed"
+        "page_writes@XXPG* fails in every variant (20.9-24.3 a volume, see there); "
+        "below .2 phase=vdisk-format's pct_busy@paging volumes also fails on seed 2 (7.2 "
+        "at .167: fewer connect ms). Not committed"
     ),
     ("paging_difficulties", "phase=full-volumes", "serv_ms@CFD0*"): (
         "ours about 2.5 ms a page: our 3390-9s share paging2008 and the six ESCON CHPIDs "
