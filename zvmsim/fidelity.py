@@ -282,8 +282,12 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "8.6% and volumes 8.5/9.4/7.1 (seed 3 out), and 900 s does not settle it (1150 "
         "MB: channels 12.2/12.1/8.3). The seed's fewer XSTORE moves for more CP work "
         "say its VDISK pages are mostly released before they are stolen (more storage "
-        "than ours for the pages in use, or VDISKs that live shorter): a sizing not "
-        "found yet"
+        "than ours for the pages in use, or VDISKs that live shorter); but at that pace "
+        "with 1500 MB central XSTORE moves 4,948 pages a second (near the seed's) and "
+        "the scans that go with them leave T/V 91.5, capture .89, busy 8.6 (seed 1), so "
+        "the seed's unchargeable CP time does not come from stealing frames alone: "
+        "some of the VDISK I/O work itself (or something else per I/O) would be "
+        "unchargeable, a split no source at hand gives"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@paging volumes"): (
         "seed 1: 4.5% against 8-18 (seeds 2 and 3: 8.1, 8.4): %Busy is the share of "
