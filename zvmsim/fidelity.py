@@ -287,7 +287,12 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "the scans that go with them leave T/V 91.5, capture .89, busy 8.6 (seed 1), so "
         "the seed's unchargeable CP time does not come from stealing frames alone: "
         "some of the VDISK I/O work itself (or something else per I/O) would be "
-        "unchargeable, a split no source at hand gives"
+        "unchargeable, a split no source at hand gives. The other way to more of it, "
+        "more scans a page stolen (each looks at every frame), comes with the "
+        "available list's refill (high_frames, our choice): 3000 frames instead of "
+        "8000 gives 9.3-9.5% busy but T/V 169-171 and capture .47; balancing that "
+        "against more central storage and refitting vdisk_us_per_block would fit the "
+        "capture ratio, a prediction, so it was not done"
     ),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@paging volumes"): (
         "seed 1: 4.5% against 8-18 (seeds 2 and 3: 8.1, 8.4): %Busy is the share of "
