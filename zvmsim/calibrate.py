@@ -235,6 +235,10 @@ class Trial:
         """The value *c* has in its file (the real one, not the trial copy)."""
         return read_value(self.texts[c.file], c.table, c.key)
 
+    def apply(self, values: dict[str, float]) -> None:
+        """From now on the simulator reads *values* (the others as in the files)."""
+        self._apply({**self.values, **values})
+
     def _apply(self, values: dict[str, float]) -> None:
         key = tuple(sorted(values.items()))
         if key == self._applied:
