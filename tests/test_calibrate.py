@@ -136,7 +136,7 @@ def test_noting_reads_changes_no_record() -> None:
     noted = usedby._records(variant, log)
     plain = usedby._config(variant, load_calibration())
     assert noted == Machine(plain, seed=1).run().records
-    assert ("field", "prsm_costs") in log
+    assert ("prsm_costs", "scan_us_per_logical") in log
     assert not any(kind == "control_units" for kind, _ in log)  # parsed up front: no read
 
 

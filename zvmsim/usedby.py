@@ -44,6 +44,7 @@ HARDWARE_KNOBS = ("release", "chpid_type", "phase", "transport", "path")
 Read = tuple[str, str]  # ("path_us", key), ("control_units", type), ("channels", type), ...
 Variant = tuple[str, tuple[tuple[str, str], ...]]  # (scenario, sorted knobs)
 _LOOKUPS = ("path_us", "control_units", "channels")
+_MODELS = ("prsm_costs", "linux_stack")  # constants whose every field is noted apart
 _OLD = "_52"  # cp.toml's suffix of a constant for z/VM levels before 5.3
 
 
@@ -88,14 +89,14 @@ class _Recording(Calibration):
     """A :class:`Calibration` that notes the fields and table keys the simulator reads."""
 
     def __getattribute__(self, name: str) -> Any:
-        if name in _FIELDS and name not in _LOOKUPS:
+        if name in _FIELDS and name not in _LOOKUPS + _MODELS:
             object.__getattribute__(self, "_log").add(("field", name))
         return object.__getattribute__(self, name)
 
     def at_level(self, zvm_level: str) -> Calibration:
         """As :meth:`Calibration.at_level`, still noting reads."""
         log = vars(self)["_log"]
-        plain = Calibration(**_plain(self))
+        plain = Calibration(**_plain(self))  # (its models still note their reads)
         out = plain.at_level(zvm_level)
         return _recording(out, log, frozenset() if out is plain else frozenset(self.before_53))
 
@@ -103,11 +104,33 @@ class _Recording(Calibration):
 _FIELDS = frozenset(f.name for f in dataclasses.fields(Calibration))
 
 
+def _note_field(self: Any, name: str) -> Any:
+    own = object.__getattribute__(self, "__dict__")
+    if name in own and not name.startswith("_"):
+        own["_log"].add((own["_kind"], name))
+    return object.__getattribute__(self, name)
+
+
+_NOTING: dict[type, type] = {}
+
+
+def _noting(model: Any, kind: str, log: set[Read]) -> Any:
+    """A copy of the frozen dataclass *model* that notes each field read as (kind, field)."""
+    cls = type(model).__mro__[1] if type(model) in _NOTING.values() else type(model)
+    sub = _NOTING.setdefault(cls, type(cls.__name__, (cls,), {"__getattribute__": _note_field}))
+    out = sub(**{f.name: vars(model)[f.name] for f in dataclasses.fields(model)})
+    object.__setattr__(out, "_kind", kind)
+    object.__setattr__(out, "_log", log)
+    return out
+
+
 def _recording(cal: Calibration, log: set[Read], old: frozenset[str] = frozenset()) -> Calibration:
     """*cal* noting its reads into *log* (*old*: ``path_us`` keys that hold ``*_52`` values)."""
     values = _plain(cal)
     for name in _LOOKUPS:
         values[name] = _Lookups(values[name], name, log, old if name == "path_us" else frozenset())
+    for name in _MODELS:
+        values[name] = _noting(values[name], name, log)
     out = _Recording(**values)
     object.__setattr__(out, "_log", log)
     return out
@@ -125,8 +148,10 @@ def place_read(c: Constant) -> set[Read]:
         elif c.file == "calibration/cp.toml" and table == "path_lengths":
             out.add(("path_us", key))  # a *_52 key: read as its 5.3 name, before 5.3
         elif c.file == "calibration/prsm.toml":
-            out.add(("field", "prsm_costs"))
-        else:  # cp.toml [paging] read_pages_max -> the field; network.toml [linux_stack]
+            out.add(("prsm_costs", key))
+        elif table in _MODELS:  # network.toml [linux_stack]
+            out.add((table, key))
+        else:  # cp.toml [paging] read_pages_max: the field
             name = key if table == "paging" else table
             if name not in _FIELDS:
                 raise ZvmsimError(f"{c.name}: no Calibration field reads [{table}] {key}")
