@@ -8,9 +8,9 @@ each value of a knob that changes the hardware or the release), in two steps:
 
 1. Reads. The variant is built and run with a :class:`Calibration` that notes
    what the simulator looks up in it: a ``path_us`` key, a control-unit or
-   channel type (looked up when a device or channel of that type is made, or
-   its path runs), any other field (``prsm_costs``, ``linux_stack``,
-   ``read_pages_max``). The files are parsed whole up front; that is no read.
+   channel type (looked up when a device or channel of that type is made),
+   a field of PR/SM's costs or of the Linux stack, any other field
+   (``read_pages_max``). The files are parsed whole up front: no read.
 2. Effect. A constant whose place the variant read is doubled (a whole
    number: one more) in a private copy of ``data/`` (:class:`~zvmsim.
    calibrate.Trial`, which moves ``ties`` with it) and the variant runs again:
@@ -30,6 +30,7 @@ from typing import Any
 
 from .calibrate import Constant, Registry, Trial, load_registry
 from .calibration import Calibration, load_calibration
+from .config import SystemConfig
 from .errors import ZvmsimError
 from .fidelity import knobs_of, load_targets
 from .machine import Machine
@@ -176,7 +177,7 @@ def variants() -> list[Variant]:
     return list(out.values())
 
 
-def _config(variant: Variant, calibration: Calibration):
+def _config(variant: Variant, calibration: Calibration) -> SystemConfig:
     """The variant's configuration, run for :data:`BRIEF_S` (at least one interval)."""
     name, knobs = variant
     scen = load_scenario(name)
@@ -220,9 +221,7 @@ def _moved(c: Constant, value: float) -> float:
     return value + 1 if c.integer else value * 2
 
 
-def _used(
-    variant: Variant, base: list, group: list[Constant], trial: Trial
-) -> list[Constant]:
+def _used(variant: Variant, base: list, group: list[Constant], trial: Trial) -> list[Constant]:
     """The constants of *group* whose move changes the variant's records.
 
     They move together first: nothing changes, none is used (one run for
@@ -272,6 +271,4 @@ def uses(registry: Registry, chosen: Iterable[Variant] | None = None) -> dict[st
 @cache
 def used_by() -> dict[str, frozenset[str]]:
     """{fitted constant of ``fits.toml``: the scenarios that use it} (cached)."""
-    return {
-        name: frozenset(v[0] for v in found) for name, found in uses(load_registry()).items()
-    }
+    return {name: frozenset(v[0] for v in found) for name, found in uses(load_registry()).items()}
