@@ -159,3 +159,16 @@ def test_a_tie_is_read_as_its_constant() -> None:
         ("control_units", "paging2008oem"),
         ("control_units", "paging2105"),
     }
+
+
+def test_list_prints_who_uses_each_fit(
+    capsys: pytest.CaptureFixture[str], used: dict[str, frozenset[str]]
+) -> None:
+    spec = importlib.util.spec_from_file_location("calibrate_tool", ROOT / "tools/calibrate.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.main(["--list"]) == 0  # used_by() is cached: no run here
+    out = capsys.readouterr().out
+    assert out.count("    used by: ") == len(REGISTRY.fits)
+    assert "used by: vmcf-master\n" in out
+    assert "fit vmcf serve_us (workload parameter)" in out
