@@ -78,6 +78,7 @@ RUN_NOT_IMPORTED = {
     "jupyterhub": "jupyterhub",  # the class server (class/jupyterhub_config.py)
     "jupyterhub_idle_culler": "jupyterhub-idle-culler",
     "xdist": "pytest-xdist",
+    "mypyc": "mypy",  # compiles the hot modules (zvmsim/native.py, in a subprocess)
 }
 LOCAL = {"zvmsim"} | {p.stem for p in (ROOT / "tests").glob("*.py")}  # tests' own helpers
 

@@ -80,7 +80,8 @@ class _Process(Process):
             except AttributeError:
                 if hasattr(event, "callbacks"):
                     raise
-                descr = _describe_frame(generator.gi_frame)
+                frame = getattr(generator, "gi_frame", None)  # none in a compiled one
+                descr = _describe_frame(frame) if frame is not None else ""
                 raise RuntimeError(f'\n{descr}Invalid yield value "{event}"') from None
             if callbacks is not None:  # not triggered yet: resume when it is
                 callbacks.append(self._resumer)

@@ -583,16 +583,20 @@ class Processors:
         """Bursts waiting in the common ready queue now."""
         return len(self._ready)
 
-    def _after_admission(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
+    def _after_admission(
+        self, user: Vmdbk, virtual_s: float, cp_s: float
+    ) -> Generator[Any, Any, Any]:
         yield self.scheduler.wait_admitted(user)
         yield self.run(user, virtual_s, cp_s)
 
-    def _after_limit(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
+    def _after_limit(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator[Any, Any, Any]:
         user.state = LIM
         yield self.env.timeout(user.limit_free_at - self.env.now)
         yield self.run(user, virtual_s, cp_s)
 
-    def _after_reorder(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
+    def _after_reorder(
+        self, user: Vmdbk, virtual_s: float, cp_s: float
+    ) -> Generator[Any, Any, Any]:
         while user.reorder_until > self.env.now:  # a console-function-like wait (%CFW)
             user.state = CFW
             yield user.reorder_done

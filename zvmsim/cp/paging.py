@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Generator
 from dataclasses import dataclass, field
+from typing import Any
 
 import simpy
 from simpy.core import URGENT
@@ -264,7 +265,7 @@ class PagingDevices:
                 wake._value = None
                 self.env.schedule(wake, URGENT)
 
-    def _writing(self, vol: PageVolume) -> Generator:
+    def _writing(self, vol: PageVolume) -> Generator[Any, Any, Any]:
         """The writer process of *vol*: drains its queue (:meth:`_writer`) whenever
         :meth:`_kick` wakes it, and waits in between."""
         while True:
@@ -305,7 +306,7 @@ class PagingDevices:
                 left -= share
         return out
 
-    def _writer(self, vol: PageVolume) -> Generator:
+    def _writer(self, vol: PageVolume) -> Generator[Any, Any, Any]:
         """Write queued blocks to *vol* while nothing else wants it (a CP process).
 
         Each write I/O takes the queued pages, oldest block first, that fit in
@@ -337,7 +338,7 @@ class PagingDevices:
             system.pending_cp_s = 0.0
         vol.writing = False
 
-    def read(self, user: Vmdbk, index: int, pages: int) -> Generator:
+    def read(self, user: Vmdbk, index: int, pages: int) -> Generator[Any, Any, Any]:
         """Read a block of *pages* from volume *index* for a faulting *user*: the
         fault is counted, and the I/O's process steps returned (``yield from``
         them, then call :meth:`read_done`)."""
