@@ -58,6 +58,7 @@ CONDA_NAMES = {"playwright": "playwright-python"}
 PROVIDERS = {
     "IPython": "ipython",
     "hypothesis": "hypothesis",
+    "mypy_extensions": "mypy",  # mypy's own dependency; zvmsim/cp/storage.py, for mypyc only
     "ipywidgets": "ipywidgets",
     "matplotlib": "matplotlib",
     "nbclient": "nbclient",

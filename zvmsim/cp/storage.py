@@ -41,9 +41,18 @@ from .scheduler import faults_like_loading
 from .spaces import DASD, MOVING, NEW, RES, XST, ColdRun, Space
 from .vmdbk import Vmdbk
 
+try:  # for mypyc (zvmsim/native.py): Storage63, not compiled, may subclass Storage
+    from mypy_extensions import mypyc_attr
+except ImportError:  # without mypy installed (pure Python) the decorator does nothing
+
+    def mypyc_attr(**attrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 if TYPE_CHECKING:
     from .framelock import FrameLock
     from .mdchome import MdcHome
+
 
 __all__ = ["SEGMENT_PAGES", "ScanPolicy", "Storage"]
 
@@ -73,6 +82,7 @@ class ScanPolicy(Protocol):
     def replenish(self, storage: Storage, need: int) -> int: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Storage:
     """Central storage, expanded storage and the page movements between them."""
 
