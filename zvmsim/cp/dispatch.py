@@ -51,7 +51,7 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 import simpy
 from simpy.core import NORMAL, URGENT
@@ -133,8 +133,9 @@ class _Sliced:
             piece = left if left < slice_s else slice_s  # min(slice_s, left), its tie
             self.left -= piece
             event = procs.run(self.user, piece * self.share, piece * (1.0 - self.share))
-            if event.callbacks is not None:  # not processed yet: go on when it is
-                event.callbacks.append(self._slice)
+            callbacks = cast(Any, event).callbacks  # None once processed (not a list)
+            if callbacks is not None:  # not processed yet: go on when it is
+                callbacks.append(self._slice)
                 return
         done = self.done  # as a process's end: scheduled now, at normal priority
         done._ok = True
