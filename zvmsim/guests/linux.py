@@ -35,6 +35,14 @@ from ..cp.vmdbk import RUN, TIW
 from ..errors import ZvmsimError
 from .base import Workload, spawn
 
+try:  # for mypyc (zvmsim/native.py): LinuxApp, not compiled, subclasses LinuxServer
+    from mypy_extensions import mypyc_attr
+except ImportError:  # without mypy installed (pure Python) the decorator does nothing
+
+    def mypyc_attr(**attrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 __all__ = ["LinuxServer", "LinuxThrasher"]
 
 PAGES_PER_MB = 256
@@ -134,6 +142,7 @@ class LinuxThrasher(Workload):
                 yield from fault
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LinuxServer(Workload):
     """A Linux server: a hot working set plus occasional touches of colder pages."""
 
