@@ -28,12 +28,16 @@ PATHS = {
 }
 
 
-def _stand_in_volume() -> VolumeIO:
+class _StandInVolume(VolumeIO):
     """A volume for quiet (untimed) page-outs, where only slots matter: a VolumeIO with
     nothing but its request counts (the compiled PageVolume takes only a VolumeIO)."""
-    vol = VolumeIO.__new__(VolumeIO)
-    vol.in_flight = vol.held = 0
-    return vol
+
+    def __init__(self) -> None:  # none of VolumeIO's own state
+        self.in_flight = self.held = 0
+
+
+def _stand_in_volume() -> VolumeIO:
+    return _StandInVolume()
 
 
 def _storage(frames: int = 1000, xstore: int = 0, early: bool = True) -> Storage63:
