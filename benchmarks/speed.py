@@ -249,7 +249,7 @@ def main() -> None:
         f"default window: {cfg.duration:g} s simulated after {cfg.warmup:g} s warm-up; "
         f"targets: update, open and turn <= {UPDATE_TARGET:g} s, overhead <= {OVERHEAD_TARGET:g}x"
     )
-    print(f"zvmsim: {native.STATUS} (ZVMSIM_PURE=1 for pure Python)")
+    print(f"zvmsim: {native.STATUS}")
     print(tally.summary())
 
 
