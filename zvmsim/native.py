@@ -173,8 +173,9 @@ def build(force: bool = False) -> str:
         )
     if done.returncode != 0:
         shutil.rmtree(FOLDER, ignore_errors=True)
-        last = (done.stdout + done.stderr).strip().splitlines()[-1:] or ["no output"]
-        return f"zvmsim runs as pure Python: mypyc failed ({last[0].strip()})"
+        lines = (done.stdout + done.stderr).strip().splitlines() or ["no output"]
+        first = next((line for line in lines if " error: " in line), lines[-1])
+        return f"zvmsim runs as pure Python: mypyc failed ({first.strip()})"
     MANIFEST.write_text(json.dumps({"mypy": MYPY, "digests": now}, indent=1) + "\n")
     return f"compiled {len(MODULES)} modules with mypyc into {FOLDER}"
 
