@@ -10,7 +10,10 @@
 Needs only Python 3.11+ (with its ``venv`` and ``ensurepip`` modules: Debian
 and Ubuntu ship them as ``python3-venv``) and access to PyPI. Everything goes
 into ``.venv`` in this folder; the install is redone only when
-``pyproject.toml`` changes. Run as root (a container), ``lab`` passes
+``pyproject.toml`` changes. Where a C compiler and Python's headers are,
+set-up also compiles the simulator's hot modules with mypyc into
+``build/native`` (again whenever one of them changes: ``zvmsim/native.py``);
+elsewhere zvmsim runs as pure Python, as one line says. Run as root (a container), ``lab`` passes
 ``--allow-root`` to JupyterLab. The browser tests need Chromium at
 /usr/bin/chromium; ``test`` installs Debian's package when it is missing and it
 can (as root, with apt-get). ``class`` serves the notebooks to a class
@@ -96,12 +99,28 @@ def setup() -> None:
     if not PYTHON.exists():
         create_venv()
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text().strip() == wanted:
+    if not STAMP.exists() or STAMP.read_text().strip() != wanted:
+        say("installing zvmsim and its dependencies (first time takes a few minutes)")
+        run(PYTHON, "-m", "pip", "install", "--quiet", "--editable", ".[dev,class]")
+        STAMP.write_text(wanted + "\n")
+        say("environment ready")
+    compile_hot_modules()
+
+
+def compile_hot_modules() -> None:
+    """Compile the simulator's hot modules with mypyc when they changed (zvmsim/native.py;
+    about a minute); where that cannot be done, say so in one line: zvmsim runs as pure Python."""
+    native = ROOT / "zvmsim" / "native.py"
+    if not native.exists():
         return
-    say("installing zvmsim and its dependencies (first time takes a few minutes)")
-    run(PYTHON, "-m", "pip", "install", "--quiet", "--editable", ".[dev,class]")
-    STAMP.write_text(wanted + "\n")
-    say("environment ready")
+    try:
+        done = subprocess.run(
+            [str(PYTHON), str(native), "build"], cwd=ROOT, capture_output=True, text=True
+        )
+        lines = (done.stdout + done.stderr).strip().splitlines()
+    except OSError as exc:
+        lines = [f"zvmsim runs as pure Python: {exc}"]
+    say(lines[-1] if lines else "zvmsim runs as pure Python")
 
 
 def chromium() -> None:

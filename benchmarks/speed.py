@@ -21,6 +21,9 @@ is the least disturbed measurement. Each is printed beside its target (an
 update, open or turn at most 1.0 s; event overhead at most 3x a bare SimPy
 loop), and the last line says how many figures meet theirs.
 
+The line before the last says whether the hot modules ran compiled (mypyc,
+``zvmsim/native.py``) or as pure Python (``ZVMSIM_PURE=1`` asks for it).
+
 Usage: ``python benchmarks/speed.py [--repeat N] [--only TEXT]``
 """
 
@@ -32,7 +35,7 @@ import time
 import simpy
 
 import zvmsim
-from zvmsim import runcache
+from zvmsim import native, runcache
 from zvmsim.machine import Machine
 from zvmsim.scenario import load_scenario
 
@@ -246,6 +249,7 @@ def main() -> None:
         f"default window: {cfg.duration:g} s simulated after {cfg.warmup:g} s warm-up; "
         f"targets: update, open and turn <= {UPDATE_TARGET:g} s, overhead <= {OVERHEAD_TARGET:g}x"
     )
+    print(f"zvmsim: {native.STATUS}")
     print(tally.summary())
 
 

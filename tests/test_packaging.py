@@ -58,6 +58,7 @@ CONDA_NAMES = {"playwright": "playwright-python"}
 PROVIDERS = {
     "IPython": "ipython",
     "hypothesis": "hypothesis",
+    "mypy_extensions": "mypy",  # mypy's own dependency; zvmsim/cp/storage.py, for mypyc only
     "ipywidgets": "ipywidgets",
     "matplotlib": "matplotlib",
     "nbclient": "nbclient",
@@ -78,6 +79,7 @@ RUN_NOT_IMPORTED = {
     "jupyterhub": "jupyterhub",  # the class server (class/jupyterhub_config.py)
     "jupyterhub_idle_culler": "jupyterhub-idle-culler",
     "xdist": "pytest-xdist",
+    "mypyc": "mypy",  # compiles the hot modules (zvmsim/native.py, in a subprocess)
 }
 LOCAL = {"zvmsim"} | {p.stem for p in (ROOT / "tests").glob("*.py")}  # tests' own helpers
 

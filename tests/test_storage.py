@@ -11,6 +11,7 @@ import zvmsim
 from zvmsim.calibration import load_calibration
 from zvmsim.cp.demandscan import DemandScan62
 from zvmsim.cp.dispatch import Processors
+from zvmsim.cp.io import VolumeIO
 from zvmsim.cp.paging import PagingDevices
 from zvmsim.cp.spaces import DASD, RES, XST, Space
 from zvmsim.cp.storage import Storage
@@ -74,10 +75,8 @@ def test_xstore_migrates_its_oldest_pages_first() -> None:
     st.quiet = True
     from zvmsim.cp.paging import PageVolume
 
-    class _Vol:  # a stand-in volume: only slots matter in quiet mode
-        in_flight = 0
-
-    st.paging = PagingDevices(simpy.Environment(), [PageVolume(_Vol(), 1000)], Vmdbk("SYSTEM"))  # type: ignore[arg-type]
+    volumes = [PageVolume(_stand_in_volume(), 1000)]
+    st.paging = PagingDevices(simpy.Environment(), volumes, Vmdbk("SYSTEM"))
     old = _guest(st, "OLD", 50, DM, detailed=True)
     new = _guest(st, "NEW", 50, DM, detailed=True)
     st.steal(old, 0, False)
@@ -99,10 +98,8 @@ def test_a_user_paging_back_from_xstore_keeps_its_pages_there() -> None:
     st.quiet = True
     from zvmsim.cp.paging import PageVolume
 
-    class _Vol:  # a stand-in volume: only slots matter in quiet mode
-        in_flight = 0
-
-    st.paging = PagingDevices(simpy.Environment(), [PageVolume(_Vol(), 1000)], Vmdbk("SYSTEM"))  # type: ignore[arg-type]
+    volumes = [PageVolume(_stand_in_volume(), 1000)]
+    st.paging = PagingDevices(simpy.Environment(), volumes, Vmdbk("SYSTEM"))
     busy = _guest(st, "BUSY", 50, RUN)
     idle = _guest(st, "IDLE", 50, RUN)
     st.first_touch_counted(busy, 6)
@@ -221,10 +218,8 @@ def test_a_page_coming_in_from_xstore_is_not_migrated_by_the_scan_it_starts() ->
     st.quiet = True
     from zvmsim.cp.paging import PageVolume
 
-    class _Vol:  # a stand-in volume: only slots matter in quiet mode
-        in_flight = 0
-
-    st.paging = PagingDevices(simpy.Environment(), [PageVolume(_Vol(), 1000)], Vmdbk("SYSTEM"))  # type: ignore[arg-type]
+    volumes = [PageVolume(_stand_in_volume(), 1000)]
+    st.paging = PagingDevices(simpy.Environment(), volumes, Vmdbk("SYSTEM"))
     old = _guest(st, "OLD", 50, DM, detailed=True)
     new = _guest(st, "NEW", 50, DM, detailed=True)
     for p in range(8):
@@ -278,10 +273,23 @@ def test_a_user_faulting_its_pages_in_keeps_them_in_its_projected_wss() -> None:
     assert loading.wss == (0 + 60) // 2
 
 
-class _StubPaging:
-    """Places blocks of at most three pages on volumes 0, 1, 2 in turn; reads at once."""
+class _StandInVolume(VolumeIO):
+    """A volume for quiet (untimed) page-outs, where only slots matter: a VolumeIO with
+    nothing but its request counts (the compiled PageVolume takes only a VolumeIO)."""
 
-    def __init__(self) -> None:
+    def __init__(self) -> None:  # none of VolumeIO's own state
+        self.in_flight = self.held = 0
+
+
+def _stand_in_volume() -> VolumeIO:
+    return _StandInVolume()
+
+
+class _StubPaging(PagingDevices):
+    """Places blocks of at most three pages on volumes 0, 1, 2 in turn; reads at once
+    (a subclass, as the compiled Storage takes only PagingDevices)."""
+
+    def __init__(self) -> None:  # none of PagingDevices' own state
         self.turn = 0
         self.reads: list[tuple[int, int]] = []
 

@@ -10,6 +10,7 @@ Performance Toolkit::
 
 from __future__ import annotations
 
+from . import native  # noqa: F401 - first: it installs the compiled modules, if built
 from .api import monwrite, report, reports, simulate
 from .errors import ZvmsimError
 from .machine import Machine

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from . import __version__, native
 from .api import monwrite as write_file
 from .api import report as build_report
 from .api import simulate
@@ -41,6 +42,12 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="zvmsim", description="z/VM performance case studies, emulated.")
+    p.add_argument(
+        "--version",
+        action="version",
+        version=f"zvmsim {__version__}: {native.STATUS}",
+        help="the version, and whether the hot modules run compiled (mypyc) or as pure Python",
+    )
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub.add_parser("scenarios", help="list scenarios and their knobs")
     k = sub.add_parser("knobs", help="show a scenario's knobs")

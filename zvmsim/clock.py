@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from heapq import heappop, heappush
 from math import inf
-from typing import Any
+from typing import Any, cast
 
 import simpy
 from simpy.core import NORMAL, URGENT, EmptySchedule, StopSimulation
@@ -76,11 +76,12 @@ class _Process(Process):
                 env.schedule(self)
                 break
             try:
-                callbacks = event.callbacks
+                callbacks = cast(Any, event).callbacks  # None once processed (not a list)
             except AttributeError:
                 if hasattr(event, "callbacks"):
                     raise
-                descr = _describe_frame(generator.gi_frame)
+                frame = getattr(generator, "gi_frame", None)  # none in a compiled one
+                descr = _describe_frame(frame) if frame is not None else ""
                 raise RuntimeError(f'\n{descr}Invalid yield value "{event}"') from None
             if callbacks is not None:  # not triggered yet: resume when it is
                 callbacks.append(self._resumer)
@@ -159,7 +160,7 @@ class Clock(simpy.Environment):
                 until._ok = True
                 until._value = None
                 self.schedule(until, URGENT, at - self._now)
-            elif until.callbacks is None:
+            elif cast(Any, until).callbacks is None:  # processed (SimPy types it a list)
                 return until.value
             until.callbacks.append(StopSimulation.callback)
         queue = self._queue

@@ -51,7 +51,7 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 import simpy
 from simpy.core import NORMAL, URGENT
@@ -133,8 +133,9 @@ class _Sliced:
             piece = left if left < slice_s else slice_s  # min(slice_s, left), its tie
             self.left -= piece
             event = procs.run(self.user, piece * self.share, piece * (1.0 - self.share))
-            if event.callbacks is not None:  # not processed yet: go on when it is
-                event.callbacks.append(self._slice)
+            callbacks = cast(Any, event).callbacks  # None once processed (not a list)
+            if callbacks is not None:  # not processed yet: go on when it is
+                callbacks.append(self._slice)
                 return
         done = self.done  # as a process's end: scheduled now, at normal priority
         done._ok = True
@@ -583,16 +584,20 @@ class Processors:
         """Bursts waiting in the common ready queue now."""
         return len(self._ready)
 
-    def _after_admission(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
+    def _after_admission(
+        self, user: Vmdbk, virtual_s: float, cp_s: float
+    ) -> Generator[Any, Any, Any]:
         yield self.scheduler.wait_admitted(user)
         yield self.run(user, virtual_s, cp_s)
 
-    def _after_limit(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
+    def _after_limit(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator[Any, Any, Any]:
         user.state = LIM
         yield self.env.timeout(user.limit_free_at - self.env.now)
         yield self.run(user, virtual_s, cp_s)
 
-    def _after_reorder(self, user: Vmdbk, virtual_s: float, cp_s: float) -> Generator:
+    def _after_reorder(
+        self, user: Vmdbk, virtual_s: float, cp_s: float
+    ) -> Generator[Any, Any, Any]:
         while user.reorder_until > self.env.now:  # a console-function-like wait (%CFW)
             user.state = CFW
             yield user.reorder_done

@@ -15,6 +15,7 @@ a cache entry.
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
+from typing import Any
 
 import simpy
 
@@ -158,7 +159,7 @@ class Minidisk:
         track: int | None,
         runs: int,
         state: int | None = IOW,
-    ) -> Generator:
+    ) -> Generator[Any, Any, Any]:
         """Wait until MDC's lock is free, then go through MDC."""
         mdc = self.mdc
         while mdc.lock is not None:  # type: ignore[union-attr]
@@ -215,7 +216,7 @@ class Minidisk:
         waits: list,
         done: simpy.Event | None,
         state: int | None = IOW,
-    ) -> Generator:
+    ) -> Generator[Any, Any, Any]:
         """Stage missing units (full tracks, or records), then wait for others' stagings."""
         mdc, volume = self.mdc, self.volume
         if done is not None:
@@ -223,9 +224,10 @@ class Minidisk:
             nbytes = unit * len(to_stage)
             track = self.key_track(to_stage[0]) if volume.cache is not None else None
             tracks = 1 if mdc.record_level else len(to_stage)  # type: ignore[union-attr]
+            eligible = mdc.pav_eligible  # type: ignore[union-attr]
             yield from volume.io(
-                user, nbytes, True, mdc.pav_eligible, state, track=track, tracks=tracks, timed=False
-            )  # type: ignore[union-attr]
+                user, nbytes, True, eligible, state, track=track, tracks=tracks, timed=False
+            )
             mdc.staged(user, to_stage, done)  # type: ignore[union-attr]
         for wait in waits:
             if not wait.processed:

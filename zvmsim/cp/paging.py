@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Generator
 from dataclasses import dataclass, field
+from typing import Any
 
 import simpy
 from simpy.core import URGENT
@@ -49,6 +50,14 @@ from simpy.core import URGENT
 from ..errors import ZvmsimError
 from .io import VolumeIO
 from .vmdbk import PGW, Vmdbk
+
+try:  # for mypyc (zvmsim/native.py): tests stand in for PagingDevices with a subclass
+    from mypy_extensions import mypyc_attr
+except ImportError:  # without mypy installed (pure Python) the decorator does nothing
+
+    def mypyc_attr(**attrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 __all__ = ["PageVolume", "PagingDevices"]
 
@@ -135,6 +144,7 @@ class PageVolume:
         return run
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PagingDevices:
     """All PAGE volumes of the system."""
 
@@ -264,7 +274,7 @@ class PagingDevices:
                 wake._value = None
                 self.env.schedule(wake, URGENT)
 
-    def _writing(self, vol: PageVolume) -> Generator:
+    def _writing(self, vol: PageVolume) -> Generator[Any, Any, Any]:
         """The writer process of *vol*: drains its queue (:meth:`_writer`) whenever
         :meth:`_kick` wakes it, and waits in between."""
         while True:
@@ -305,7 +315,7 @@ class PagingDevices:
                 left -= share
         return out
 
-    def _writer(self, vol: PageVolume) -> Generator:
+    def _writer(self, vol: PageVolume) -> Generator[Any, Any, Any]:
         """Write queued blocks to *vol* while nothing else wants it (a CP process).
 
         Each write I/O takes the queued pages, oldest block first, that fit in
@@ -337,7 +347,7 @@ class PagingDevices:
             system.pending_cp_s = 0.0
         vol.writing = False
 
-    def read(self, user: Vmdbk, index: int, pages: int) -> Generator:
+    def read(self, user: Vmdbk, index: int, pages: int) -> Generator[Any, Any, Any]:
         """Read a block of *pages* from volume *index* for a faulting *user*: the
         fault is counted, and the I/O's process steps returned (``yield from``
         them, then call :meth:`read_done`)."""

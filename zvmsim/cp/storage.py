@@ -29,7 +29,7 @@ import math
 import random
 from collections import deque
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import simpy
@@ -41,9 +41,18 @@ from .scheduler import faults_like_loading
 from .spaces import DASD, MOVING, NEW, RES, XST, ColdRun, Space
 from .vmdbk import Vmdbk
 
+try:  # for mypyc (zvmsim/native.py): Storage63, not compiled, may subclass Storage
+    from mypy_extensions import mypyc_attr
+except ImportError:  # without mypy installed (pure Python) the decorator does nothing
+
+    def mypyc_attr(**attrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 if TYPE_CHECKING:
     from .framelock import FrameLock
     from .mdchome import MdcHome
+
 
 __all__ = ["SEGMENT_PAGES", "ScanPolicy", "Storage"]
 
@@ -73,6 +82,7 @@ class ScanPolicy(Protocol):
     def replenish(self, storage: Storage, need: int) -> int: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Storage:
     """Central storage, expanded storage and the page movements between them."""
 
@@ -540,7 +550,7 @@ class Storage:
 
     # ---- page-ins: called by guests ----------------------------------------
 
-    def touch(self, user: Vmdbk, space: Space, page: int) -> Generator | None:
+    def touch(self, user: Vmdbk, space: Space, page: int) -> Generator[Any, Any, Any] | None:
         """Touch one page of a space with a page table.
 
         Returns None when the touch completes without waiting (resident, first
@@ -626,7 +636,7 @@ class Storage:
             ref[start:end] = b"\x01" * (end - start)
         return end
 
-    def _read_block(self, user: Vmdbk, space: Space, page: int) -> Generator:
+    def _read_block(self, user: Vmdbk, space: Space, page: int) -> Generator[Any, Any, Any]:
         """Read the faulting page and the next pages of its block, ``read_pages`` at most.
 
         The block's pages are in address order; the read takes the faulting
@@ -759,7 +769,7 @@ class Storage:
         pages, blocks = space.blocked
         return max(1, round(pages / blocks)) if blocks else 1
 
-    def read_counted(self, user: Vmdbk, space: Space, pages: int = 0) -> Generator:
+    def read_counted(self, user: Vmdbk, space: Space, pages: int = 0) -> Generator[Any, Any, Any]:
         """Fault one block of a counted space in from DASD; the user waits.
 
         The read brings ``read_pages`` pages, or *pages* when given (a block
@@ -785,7 +795,7 @@ class Storage:
         space.referenced += 1
         space.page_reads += n
 
-    def touch_cold(self, user: Vmdbk, space: Space, write: bool) -> Generator | None:
+    def touch_cold(self, user: Vmdbk, space: Space, write: bool) -> Generator[Any, Any, Any] | None:
         """Touch one page of a counted space outside its hot set, chosen uniformly
         (a page never touched only within the owner's footprint).
 
@@ -803,7 +813,7 @@ class Storage:
         run: ColdRun,
         left: int,
         busy: float,
-    ) -> tuple[int, float, Generator | None]:
+    ) -> tuple[int, float, Generator[Any, Any, Any] | None]:
         """Up to *left* of a guest's cold touches (:meth:`touch_cold`), each adding
         ``run.per_touch`` to *busy*, until one needs a step or *busy* reaches the slice.
 
@@ -931,7 +941,7 @@ class Storage:
         """*n* resident pages were paged out and in long ago, unchanged since. Before
         z/VM 6.3 a page read back gives up its slot, so this leaves no trace."""
 
-    def keep_hot(self, user: Vmdbk, space: Space) -> Generator:
+    def keep_hot(self, user: Vmdbk, space: Space) -> Generator[Any, Any, Any]:
         """The hot set (``space.wss`` pages) is touched all the time: bring back what
         is missing (new pages within the footprint, then XSTORE, then DASD) and
         keep its bits set."""
@@ -944,14 +954,14 @@ class Storage:
                 yield from self.read_counted(user, space)
         space.referenced = min(space.resident, max(space.referenced, wss))
 
-    def fault_counted(self, user: Vmdbk, space: Space) -> Generator | None:
+    def fault_counted(self, user: Vmdbk, space: Space) -> Generator[Any, Any, Any] | None:
         """Touch one non-resident page of a counted space, chosen in proportion
         (a page never touched only within the owner's footprint)."""
         return self._touch_one(user, space, space.fresh, 0)
 
     def touch_counted(
         self, user: Vmdbk, space: Space, written_only: bool = False
-    ) -> Generator | None:
+    ) -> Generator[Any, Any, Any] | None:
         """Touch one page of a counted space chosen uniformly (e.g. a swap slot).
 
         With *written_only*, the page is one that was written before (a read).
@@ -962,7 +972,7 @@ class Storage:
 
     def read_written_run(
         self, user: Vmdbk, space: Space, count: int, cp_s: float
-    ) -> tuple[int, Generator | None]:
+    ) -> tuple[int, Generator[Any, Any, Any] | None]:
         """Up to *count* guest reads of written pages of a counted space, each a
         virtual I/O costing CP *cp_s* then :meth:`touch_counted` with *written_only*
         (inline: the same draws, in the same order), until one needs a step.
@@ -997,7 +1007,7 @@ class Storage:
 
     def _touch_one(
         self, user: Vmdbk, space: Space, untouched: int, resident: int
-    ) -> Generator | None:
+    ) -> Generator[Any, Any, Any] | None:
         """Touch a page drawn uniformly from *untouched* new pages, *resident* resident
         ones and the space's pages in XSTORE and on DASD; a DASD page is a step to wait on."""
         pick = self.rnd.random() * (untouched + resident + space.xstor + space.dasd)

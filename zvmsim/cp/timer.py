@@ -17,6 +17,7 @@ would have had, and one that finds no processor waiting costs a comparison).
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
+from typing import Any
 
 import simpy
 
@@ -32,7 +33,9 @@ def timer_hz(workloads: Iterable) -> float:
     return sum(float(w.p.get("hz", 0)) * w.vm.virtual_cpus for w in workloads)
 
 
-def timer_pops(env: simpy.Environment, processors: Processors, hz: float) -> Generator:
+def timer_pops(
+    env: simpy.Environment, processors: Processors, hz: float
+) -> Generator[Any, Any, Any]:
     """Pop the guests' timers *hz* times a second; each pop wakes a waiting processor.
 
     A process that starts the pops and then waits for good: each pop is a
@@ -72,9 +75,9 @@ def timer_pops(env: simpy.Environment, processors: Processors, hz: float) -> Gen
                         # _defer(cpu, start - now), inline
                         deferred[cpu] = (now + (start - now), next(eid))
                         processors._any_deferred = True
-            env._tick_at = now + gap  # tick(gap, tick_pop), inline
-            env._tick_eid = next(eid)
-            env._tick_fn = tick_pop
+            env._tick_at = now + gap  # type: ignore[attr-defined]  # tick(gap, tick_pop), inline
+            env._tick_eid = next(eid)  # type: ignore[attr-defined]
+            env._tick_fn = tick_pop  # type: ignore[attr-defined]
 
         tick(gap, tick_pop)  # the first pop, a gap from now
         yield env.event()  # never triggered: the pops go on by themselves

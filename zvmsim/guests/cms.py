@@ -104,7 +104,7 @@ class CmsCopyfile(Workload):
     def links(self) -> list[str]:
         return [self.source.name, self.target.name]
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         vm = self.vm
         cpu_run = self.machine.processors.run
         src_io, dst_io = self.source.io, self.target.io
@@ -141,7 +141,7 @@ class CmsLight(Workload):
     def links(self) -> list[str]:
         return [self.disk.name]
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         vm, m, rnd = self.vm, self.machine, self.rnd
         env = m.env
         think = self.p["think_s"]
@@ -253,7 +253,8 @@ class CmsQuery(Workload):
                 cache.warm([disk.first_track + t for t in tracks])
             if tracks and disk.mdc is not None:  # ... and so does the minidisk cache
                 self.machine.shared_layout(
-                    f"mdc-warm:{disk.name}:{hot_bytes:g}", lambda _, d=disk, t=tracks: _warm(d, t)
+                    f"mdc-warm:{disk.name}:{hot_bytes:g}",
+                    lambda _, d=disk, t=tracks: _warm(d, t),  # type: ignore[misc]
                 )
 
     @property
@@ -273,7 +274,7 @@ class CmsQuery(Workload):
                 return w
         raise ZvmsimError(f"user {self.vm.userid}: server '{name}' is no serving cms_query guest")
 
-    def _io(self, places: list, count: int, writes: float) -> Generator:
+    def _io(self, places: list, count: int, writes: float) -> Generator[Any, Any, Any]:
         """One block I/O: the user waits for it, or (``async_io``) idles with it in flight."""
         vm, rnd = self.vm, self.rnd
         disk, block, runs = query_place(places, count, self.p["hot_share"], self.p["scatter"], rnd)
@@ -286,7 +287,7 @@ class CmsQuery(Workload):
         else:
             yield from disk.io(vm, block, count, write, runs)
 
-    def _ask(self, server: CmsQuery) -> Generator:
+    def _ask(self, server: CmsQuery) -> Generator[Any, Any, Any]:
         """Send *server* a request and wait for its reply: CP's SVM wait, *SVM and*
         test idle while the user stays in the dispatch list (%TI), *SVM and*
         dormant past it (%DM)."""
@@ -304,7 +305,7 @@ class CmsQuery(Workload):
             m.add_to_dispatch_list(vm)
         vm.svm_wait = False
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         if self.requests is not None:
             yield from self._serve()
             return
@@ -331,7 +332,7 @@ class CmsQuery(Workload):
             else:
                 yield from self.test_idle(rnd.expovariate(1.0 / think))
 
-    def _serve(self) -> Generator:
+    def _serve(self) -> Generator[Any, Any, Any]:
         """A server: its own work ``think_s`` apart; its agents answer the requests of
         its users meanwhile (:meth:`_agent`)."""
         vm, m, rnd = self.vm, self.machine, self.rnd
@@ -352,14 +353,14 @@ class CmsQuery(Workload):
             self.resp_s += env.now - start
             yield from self._idle(rnd.expovariate(1.0 / think))
 
-    def _idle(self, seconds: float) -> Generator:
+    def _idle(self, seconds: float) -> Generator[Any, Any, Any]:
         """A server's idle time: test idle, then dormant (once its agents are done too)."""
         self.idle = True
         self.machine.env.process(self._test_idle())
         yield self.machine.env.timeout(seconds)
         self.idle = False
 
-    def _test_idle(self) -> Generator:
+    def _test_idle(self) -> Generator[Any, Any, Any]:
         """Nothing to do: CP keeps the server in the dispatch list for the test-idle
         time, then drops it, unless work came meanwhile."""
         m, vm = self.machine, self.vm
@@ -370,13 +371,13 @@ class CmsQuery(Workload):
         if self.idle and not self.serving and self.quiet == mark:
             m.drop_from_dispatch_list(vm)
 
-    def _agents(self, box: simpy.Store) -> Generator:
+    def _agents(self, box: simpy.Store) -> Generator[Any, Any, Any]:
         """Take each request off the queue and start an agent on it."""
         while True:
             reply = yield box.get()
             self.machine.env.process(self._agent(reply))
 
-    def _agent(self, reply: simpy.Event) -> Generator:
+    def _agent(self, reply: simpy.Event) -> Generator[Any, Any, Any]:
         """One request: ``request_ios`` block I/Os, started asynchronously (the server
         idles with them in flight, I/O active), then the reply."""
         m, vm = self.machine, self.vm

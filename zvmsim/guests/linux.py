@@ -35,6 +35,14 @@ from ..cp.vmdbk import RUN, TIW
 from ..errors import ZvmsimError
 from .base import Workload, spawn
 
+try:  # for mypyc (zvmsim/native.py): LinuxApp, not compiled, subclasses LinuxServer
+    from mypy_extensions import mypyc_attr
+except ImportError:  # without mypy installed (pure Python) the decorator does nothing
+
+    def mypyc_attr(**attrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
+
 __all__ = ["LinuxServer", "LinuxThrasher"]
 
 PAGES_PER_MB = 256
@@ -97,10 +105,10 @@ class LinuxThrasher(Workload):
         storage, vm = self.machine.storage, self.vm
         vm.state = RUN
         for start in range(0, self.region, SEGMENT_PAGES):  # a segment at a time
-            storage.first_touch_range(self.space, start, min(start + SEGMENT_PAGES, self.region))
+            storage.first_touch_range(self.space, start, min(start + SEGMENT_PAGES, self.region))  # type: ignore[union-attr]
         vm.state = TIW  # an idle Linux still takes timer ticks: it stays in the dispatch list
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         m, vm, space = self.machine, self.vm, self.space
         storage, cpu = m.storage, m.processors
         yield m.env.timeout(self.p["idle_s"])
@@ -111,7 +119,7 @@ class LinuxThrasher(Workload):
         region = self.region
         page, busy = 0, 0.0
         while True:
-            end = storage.resident_run(space, page, region)
+            end = storage.resident_run(space, page, region)  # type: ignore[union-attr]
             if end > page:
                 busy += (end - page) * touch_s
                 self.touches += end - page
@@ -124,7 +132,7 @@ class LinuxThrasher(Workload):
                     continue
                 # the page that ended the run is not resident, and only this thread
                 # could have brought it back meanwhile: touch it now
-            fault = storage.touch(vm, space, page)
+            fault = storage.touch(vm, space, page)  # type: ignore[union-attr]
             busy += touch_s
             self.touches += 1
             page = page + 1 if page + 1 < region else 0
@@ -134,6 +142,7 @@ class LinuxThrasher(Workload):
                 yield from fault
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LinuxServer(Workload):
     """A Linux server: a hot working set plus occasional touches of colder pages."""
 
@@ -195,7 +204,7 @@ class LinuxServer(Workload):
         if self.p["io_rate"] > 0:
             self.machine.env.process(self._own_io())
 
-    def _own_io(self) -> Generator:
+    def _own_io(self) -> Generator[Any, Any, Any]:
         """Reads and writes at ``io_rate`` a second, each started without waiting.
 
         Linux queues a block request and goes on (or idles); CP runs the I/O, and
@@ -215,7 +224,7 @@ class LinuxServer(Workload):
             start(self._one_io(disk, block, count, write))  # ... and it starts there
             yield arrival
 
-    def _one_io(self, disk: Any, block: int, count: int, write: bool) -> Generator:
+    def _one_io(self, disk: Any, block: int, count: int, write: bool) -> Generator[Any, Any, Any]:
         vm = self.vm
         vm.ios += 1
         yield from disk.io(vm, block, count, write, state=None)
@@ -232,7 +241,7 @@ class LinuxServer(Workload):
         self.vm.state = RUN
         used = int(self.p["used_mb"] * PAGES_PER_MB)
         space.footprint = used
-        self.machine.storage.first_touch_counted(space, used)
+        self.machine.storage.first_touch_counted(space, used)  # type: ignore[union-attr]
         space.referenced = min(space.resident, space.wss)  # cold pages were used long ago
 
     def history(self, seconds: float) -> None:
@@ -250,13 +259,13 @@ class LinuxServer(Workload):
         touches = poisson(self.rnd, rate * seconds)
         storage = self.machine.storage
         if cold > 0 and missing > 0:
-            storage.history_counted(space, round(touches * missing / cold))
+            storage.history_counted(space, round(touches * missing / cold))  # type: ignore[union-attr]
         # the hot set is touched all the time: at the end of any stretch it is resident
-        storage.first_touch_counted(space, min(space.wss - space.resident, space.fresh))
-        storage.history_counted(space, max(0, space.wss - space.resident))
+        storage.first_touch_counted(space, min(space.wss - space.resident, space.fresh))  # type: ignore[union-attr]
+        storage.history_counted(space, max(0, space.wss - space.resident))  # type: ignore[union-attr]
         space.referenced = min(space.resident, space.wss)
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         m, vm = self.machine, self.vm
         tick = self.p["tick_s"]
         yield m.env.timeout(self.rnd.uniform(0.0, tick))
@@ -267,30 +276,30 @@ class LinuxServer(Workload):
             vm.state = TIW  # idle until the next tick, still in the dispatch list
             yield m.env.timeout(tick)
 
-    def tick(self) -> Generator:
+    def tick(self) -> Generator[Any, Any, Any]:
         """One timer tick of work: keep the hot set resident, touch a few cold pages."""
         m, vm, space, rnd = self.machine, self.vm, self.space, self.rnd
         storage, cpu = m.storage, m.processors
         tick = self.p["tick_s"]
         wss = space.wss
         # the hot set is touched every tick: missing hot pages come back in
-        yield from storage.keep_hot(vm, space)
+        yield from storage.keep_hot(vm, space)  # type: ignore[union-attr]
         warm = int(self.p["warm_mb"] * PAGES_PER_MB)
         for _ in range(poisson(rnd, self.p["warm_touch_rate"] * tick) if warm else 0):
             if rnd.random() * warm < space.resident - wss:  # still resident
                 if space.referenced < space.resident:
                     space.referenced += 1
             elif space.xstor:  # stolen lately: among the newest pages CP put out
-                storage.xstore_in_counted(vm, space, 1)
+                storage.xstore_in_counted(vm, space, 1)  # type: ignore[union-attr]
             else:
-                step = storage.fault_counted(vm, space)
+                step = storage.fault_counted(vm, space)  # type: ignore[union-attr]
                 if step is not None:
                     yield from step
         cold = space.footprint - wss  # the pages in use outside the hot set
         for _ in range(poisson(rnd, self.tick_cold_rate * tick)):
             resident_cold = max(0, space.resident - wss)
             if cold > 0 and rnd.random() * cold >= resident_cold:
-                step = storage.fault_counted(vm, space)
+                step = storage.fault_counted(vm, space)  # type: ignore[union-attr]
                 if step is not None:
                     yield from step
             elif space.referenced < space.resident:

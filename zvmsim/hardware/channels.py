@@ -29,6 +29,7 @@ import random
 from collections import deque
 from collections.abc import Generator, Sequence
 from heapq import heappush
+from typing import Any
 
 import simpy
 from simpy.core import NORMAL
@@ -87,7 +88,9 @@ class Chpid:
         return self._serial
 
     @staticmethod
-    def acquire(env: simpy.Environment, paths: Sequence[Chpid], start: int) -> Generator:
+    def acquire(
+        env: simpy.Environment, paths: Sequence[Chpid], start: int
+    ) -> Generator[Any, Any, Any]:
         """Take a free path among *paths* (looking from *start*), waiting if all are busy.
 
         A process step: ``path = yield from Chpid.acquire(...)``. A waiting
@@ -131,7 +134,7 @@ class Chpid:
 
     def other_partitions(
         self, env: simpy.Environment, busy: float, conn_s: float, rnd: random.Random
-    ) -> Generator:
+    ) -> Generator[Any, Any, Any]:
         """Other partitions' I/Os on a shared serial channel: *busy* share, *conn_s* each.
 
         They arrive at random (Poisson) and hold the channel for an
@@ -143,7 +146,7 @@ class Chpid:
             yield env.timeout(rnd.expovariate(rate))
             env.process(self._other_io(env, rnd.expovariate(1.0 / conn_s)))
 
-    def _other_io(self, env: simpy.Environment, conn: float) -> Generator:
+    def _other_io(self, env: simpy.Environment, conn: float) -> Generator[Any, Any, Any]:
         yield from Chpid.acquire(env, (self,), 0)
         yield env.timeout(conn)
         self.busy_s += conn
