@@ -24,9 +24,9 @@ def test_a_zec12_divides_every_path_length_and_per_packet_cost() -> None:
     assert speed > 1.0
     fast = cal.on_processor("2827-HA1")
     for key, value in cal.path_us.items():
-        if "_us" in key and key != "dspslice_us":
+        if ("_us" in key and key != "dspslice_us") or key == "reorder_cpu_s":
             assert fast.path_us[key] == pytest.approx(value / speed), key
-        else:  # the time slice, the reorder period (guest time), shares
+        else:  # the time slice, shares
             assert fast.path_us[key] == value, key
     assert fast.linux_stack.us_per_packet == pytest.approx(cal.linux_stack.us_per_packet / speed)
     assert fast.linux_stack.ns_per_byte == pytest.approx(cal.linux_stack.ns_per_byte / speed)
@@ -45,7 +45,11 @@ def test_memory63_runs_on_its_zec12_speed() -> None:
     assert config.calibration.path_us["xstore_pgin_us"] == pytest.approx(
         cal.path_us["xstore_pgin_us"] / speed
     )
-    assert config.calibration.path_us["reorder_cpu_s"] == cal.path_us["reorder_cpu_s"]
+    # the guest work between two reorders, in z10 engine seconds, takes less time here
+    assert config.calibration.path_us["reorder_cpu_s"] == pytest.approx(
+        cal.path_us["reorder_cpu_s"] / speed
+    )
+    assert config.calibration.path_us["dspslice_us"] == cal.path_us["dspslice_us"]
 
 
 def test_release_constants_are_scaled_too() -> None:

@@ -245,9 +245,10 @@ class Calibration:
         """The constants for a processor: processor time per event divided by its speed.
 
         Every CP path length (``*_us*`` of ``path_us``, but not the dispatch
-        time slice), the Linux stack's and the VSWITCH's CPU per packet and
-        byte, the HiperSockets firmware's time per frame, CP's spin-lock paths
-        and PR/SM's dispatch were estimated or measured for the z9/z10 class:
+        time slice), the guest work between two reorders, the Linux stack's
+        and the VSWITCH's CPU per packet and byte, the HiperSockets firmware's
+        time per frame, CP's spin-lock paths and PR/SM's dispatch were
+        estimated or measured for the z9/z10 class:
         a faster engine runs the same instructions in less time. A family's
         own constants (``[cpu_families.TYPE]``) are for that family already.
         """
@@ -259,7 +260,7 @@ class Calibration:
         return dataclasses.replace(
             self,
             path_us={
-                k: v / speed if "_us" in k and k not in _NOT_PATHS else v
+                k: v / speed if k in _WORK or ("_us" in k and k not in _NOT_PATHS) else v
                 for k, v in self.path_us.items()
             },
             linux_stack=dataclasses.replace(
@@ -395,6 +396,9 @@ def _ptrm_model(table: dict) -> PtrmModel:
 _OLD = "_52"  # suffix of a cp.toml constant for z/VM levels before 5.3
 # path_us times that are not processor time per event (a faster engine keeps them)
 _NOT_PATHS = frozenset({"dspslice_us"})
+# path_us amounts of a guest's work, in seconds of a baseline engine (a faster one
+# does the same work in less time): the processor time between two reorders
+_WORK = frozenset({"reorder_cpu_s"})
 
 
 @cache

@@ -59,9 +59,9 @@ def load_targets(folder: Path = TARGETS_DIR) -> list[dict[str, str]]:
 # (case, knobs, column) -> why; a column written "column@entity" names one entity's row
 KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ("memory63", "workload=apache-paging", "itr ratio 6.3/6.2"): (
-        "ours 1.142/1.139 on seeds 1-2 against 1.017 (tolerance to 1.139; seed 3 passes "
-        "at 1.1385, SEED_MISSES): a narrow miss since the AWM clients came in (1.43 "
-        "without them). IBM's Apache workload "
+        "ours 1.1396 on seed 1 against 1.017 (tolerance to 1.1390; seeds 2 and 3 pass at "
+        "1.1381 and 1.1376, SEED_MISSES: every seed within 0.001 of the limit): a narrow "
+        "miss since the AWM clients came in (1.43 without them). IBM's Apache workload "
         "runs its clients as Linux guests on the same z/VM, joined to the servers by a "
         "guest LAN (www.vm.ibm.com/perf/reports/zvm/html/apache.html); each file a server "
         "sends costs both ends the Linux stack's and CP's per-packet time, the same "
@@ -72,11 +72,12 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "seed 001 times the zEC12's announced 25% per core over the z196); before it "
         "(1.143 on every seed, %Busy 44.4 against 38.3) they ran at z9/z10 speed. Both "
         "releases' busy fell alike, so the speed alone moved the ratio only to "
-        "1.108-1.111 (reorder_cpu_s unchanged), and refitting reorder_cpu_s on the Sweet "
-        "Spot's 6.2 system time and T/V (tools/calibrate.py: 0.822 -> 0.43 s, as each "
-        "reorder walk is 1.73 times shorter) reorders the servers more often (211 walks "
-        "in 90 s against 160, 6.0% of one processor against 7.5), which takes it back "
-        "to 1.142/1.139/1.139. The reorders grew with the clients too: a server is "
+        "1.108-1.111 (reorder_cpu_s as it was, 0.822 s on the zEC12 too), and refitting "
+        "reorder_cpu_s on the Sweet Spot's 6.2 system time and T/V (tools/calibrate.py: "
+        "0.763 s of z10 engine time, a guest's work, 0.441 s on the zEC12, as each reorder "
+        "walk is 1.73 times shorter) reorders the servers more often (204 walks in 90 s "
+        "against 160, 5.8% of one processor against 7.5), which takes it back to "
+        "1.140/1.138/1.138. The reorders grew with the clients too: a server is "
         "reordered every reorder_cpu_s of its own processor time (our "
         "assumption, fitted on the Sweet Spot), and sending its files about triples that "
         "time. With SET REORDER "
@@ -489,7 +490,7 @@ SEED_MISSES: dict[tuple[str, str, str], tuple[int, ...]] = {
     ("fine", "", "pct_act@PERFSVM"): (1,),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@paging volumes"): (1,),
     ("paging_difficulties", "phase=full-volumes", "page_writes@XXPG*"): (3,),
-    ("memory63", "workload=apache-paging", "itr ratio 6.3/6.2"): (1, 2),
+    ("memory63", "workload=apache-paging", "itr ratio 6.3/6.2"): (1,),
 }
 
 
