@@ -108,6 +108,10 @@ BAD = [
     (["report", "pav-mdc", "FCX108", "--set", "users=0"], "knob 'users'"),
     (["report", "pav-mdc", "FCX108", "--set", "users=2.5"], "knob 'users'"),
     (["report", "pav-mdc", "FCX108", "--set", "colour=red"], "no knob 'colour'"),
+    (
+        ["report", "undersized-lpar", "FCX225", "--set", "workload_day=tuesday"],
+        "knob 'workload_day' takes before/after",
+    ),
     (["report", "pav-mdc", "FCX108", "--set", "mdc"], "KNOB=VALUE"),
     (["report", "pav-mdc", "FCX999"], "unknown report"),
     (["report", "no-such-case", "FCX108"], "unknown scenario"),

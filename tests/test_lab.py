@@ -113,7 +113,7 @@ def test_undersized_dashboard_cures_the_paging_with_storage() -> None:
 
     board = undersized_dashboard()
     assert list(board.controls) == [
-        "ifls", "central_gb", "xstore_gb", "paging_volumes", "sibling_busy",
+        "ifls", "central_gb", "xstore_gb", "paging_volumes", "sibling_busy", "workload_day",
     ]  # fmt: skip
     for name in ("SYSSUMLG", "DEVICE CPOWNED", "LPAR", "Health check"):
         assert name in board.text
@@ -127,6 +127,10 @@ def test_undersized_dashboard_cures_the_paging_with_storage() -> None:
     board.controls["paging_volumes"].value = 40
     assert sum(line.startswith("79") and "PAGE" in line for line in board.text.splitlines()) == 40
     assert "On-" in board.text and float(_row(board.text, ">>Mean>>")[4]) == 3.0  # Online
+    busy = float(_row(board.text, ">>Mean>>")[1])  # Pct Busy, the before day's guests
+    board.controls["workload_day"].value = "after"  # the seed's after day: lighter guests
+    assert board.controls["sibling_busy"].value == 0.029  # ... and a busier VMLNX3
+    assert not board.error and float(_row(board.text, ">>Mean>>")[1]) < 0.6 * busy
 
 
 def test_paging_difficulties_dashboard_follows_the_channels() -> None:

@@ -144,6 +144,24 @@ def _volume(env, aliases=("A1", "A2"), timing_ms=1.0):
     return VolumeIO(env, "VOL001", "B0", aliases, [path], timing, Processors(env, 1), PATHS)
 
 
+def test_escon_interlocks_each_chained_ccw_of_a_paging_channel_program() -> None:
+    """A channel program of one CCW a page (ccw_bytes) costs ESCON's ccw_ms for each
+    CCW after the first; FICON pipelines them, and a one-CCW I/O pays nothing."""
+    paging = ControlUnitTiming(0.0, 0.0, 0.05, 1e9, 0.0, ccw_bytes=4096)
+    plain = ControlUnitTiming(0.0, 0.0, 0.05, 1e9, 0.0)
+    escon = Chpid("67", "ESCON", ChannelSpeed(17.0, 1, ccw_ms=0.25))
+    ficon = Chpid("80", "FICON", ChannelSpeed(100.0, 32))
+
+    def conn_ms(cu: ControlUnitTiming, path: Chpid, pages: int) -> float:
+        return DasdTiming(cu, random.Random(1)).sample(pages * 4096, path)[2] * 1000.0
+
+    data_ms = 4096 / 17e3  # one page at ESCON's 17 MB/s
+    assert conn_ms(paging, escon, 1) == pytest.approx(0.05 + data_ms)
+    assert conn_ms(paging, escon, 14) == pytest.approx(0.05 + 13 * 0.25 + 14 * data_ms)
+    assert conn_ms(plain, escon, 14) == pytest.approx(0.05 + 14 * data_ms)
+    assert conn_ms(paging, ficon, 14) == pytest.approx(0.05 + 14 * 4096 / 100e3)
+
+
 def test_io_prefers_base_then_eligible_aliases_then_queues_at_base() -> None:
     env = simpy.Environment()
     vol = _volume(env)

@@ -2,7 +2,7 @@
 
     python tools/calibrate.py [--check] [NAME ...]   # the files' values: rows, residuals
     python tools/calibrate.py --fit [NAME ...]       # search, print the path, write back
-    python tools/calibrate.py --list                 # the registry, without running
+    python tools/calibrate.py --list                 # the registry and who uses what
 
 The registry is data/calibration/fits.toml (zvmsim.calibrate): each fitted
 constant, its file, table and key, the target rows (tests/data, role
@@ -20,7 +20,9 @@ descent), prints the path and writes the fitted value (3 significant
 digits) into its file, changing nothing else. Constants are fitted in
 registry order, each with the ones fitted before it at their new values.
 NAME picks constants (or joint names). Exit status 1 when --check finds a
-file's value off its fit.
+file's value off its fit. --list prints, for each fit, the scenarios that
+use it (zvmsim.usedby: brief runs of every scenario variant, the constant
+moved and the records compared; about a minute).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from zvmsim.calibrate import (
 )
 from zvmsim.errors import ZvmsimError
 from zvmsim.fidelity import missed_seeds
+from zvmsim.usedby import used_by
 
 
 def _print_rows(group: list[Constant], trial: Trial, values: dict[str, float]) -> None:
@@ -118,12 +121,14 @@ def fit(group: list[Constant], trial: Trial, write: bool) -> dict[str, float]:
     return values
 
 
-def list_registry(reg: Registry) -> None:
+def list_registry(reg: Registry, used: dict[str, frozenset[str]]) -> None:
     for c in reg.fits:
         joint = f" (joint: {c.joint})" if c.joint else ""
-        print(f"fit {c.name}{joint}: {c.file} [{c.table}] {c.key}, bounds {list(c.bounds)}")
+        kind = " (workload parameter)" if c.kind == "workload" else ""
+        print(f"fit {c.name}{joint}{kind}: {c.file} [{c.table}] {c.key}, bounds {list(c.bounds)}")
         prior = f"{c.prior_value():g}" + (f" ({c.prior_note})" if c.prior_note else " (middle)")
         print(f"    prior {prior}")
+        print(f"    used by: {', '.join(sorted(used[c.name])) or 'no scenario'}")
         for r in c.rows:
             print(f"    {r}")
     for c in reg.choices:
@@ -158,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         reg = load_registry()
         if args.list:
-            list_registry(reg)
+            list_registry(reg, used_by())
             return 0
         groups = _pick(reg, args.names)
         trial = Trial(reg)

@@ -71,6 +71,9 @@ class Constant:
     tolerance: float = DEFAULT_TOLERANCE
     prior: float | None = None
     prior_note: str = ""
+    # "workload": a workload parameter of a scenario file, per scenario by
+    # issue 18's rule (exempt from "used by at least two scenarios")
+    kind: str = "constant"
 
     @property
     def places(self) -> list[tuple[str, str]]:
@@ -93,6 +96,10 @@ class Registry:
     fits: list[Constant]
     choices: list[dict]
     outside: list[dict]
+
+    def one_case(self) -> list[Constant]:
+        """The fits whose rows all come from one case."""
+        return [c for c in self.fits if len({r.split("|")[0] for r in c.rows}) == 1]
 
     def claimed(self) -> set[str]:
         """Every row some fit or choice names."""
@@ -133,6 +140,7 @@ def load_registry(path: Path | None = None) -> Registry:
                 tolerance=f.get("tolerance", DEFAULT_TOLERANCE),
                 prior=f.get("prior"),
                 prior_note=f.get("prior_note", ""),
+                kind=f.get("kind", "constant"),
             )
             for f in raw.get("fit", [])
         ]
@@ -234,6 +242,10 @@ class Trial:
     def file_value(self, c: Constant) -> float:
         """The value *c* has in its file (the real one, not the trial copy)."""
         return read_value(self.texts[c.file], c.table, c.key)
+
+    def apply(self, values: dict[str, float]) -> None:
+        """From now on the simulator reads *values* (the others as in the files)."""
+        self._apply({**self.values, **values})
 
     def _apply(self, values: dict[str, float]) -> None:
         key = tuple(sorted(values.items()))

@@ -49,6 +49,9 @@ class ChannelSpeed:
     other_conn_ms: float = 0.0  # connect time of another partition's I/O (shared channels)
     latency_us: float = 0.0  # a network adapter's time from one side to the other (one way)
     signal_us: float = 0.0  # a network adapter's time per SIGA or interrupt (QDIO)
+    # a one-at-a-time channel's time for each CCW of a channel program after the
+    # first (ESCON interlocks every command with the control unit; FICON pipelines)
+    ccw_ms: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -146,6 +149,9 @@ class ControlUnitTiming:
     jitter: float
     cache: CacheModel | None = None
     drive: DriveModel | None = None  # the drives behind it, when they are simulated
+    # the bytes each CCW of the channel programs it serves moves (CP's paging
+    # channel program chains one CCW package a page); 0: one CCW an I/O
+    ccw_bytes: int = 0
 
 
 @dataclass(frozen=True)
@@ -421,6 +427,7 @@ def load_calibration() -> Calibration:
                     float(v.get("other_conn_ms", 0.0)),
                     float(v.get("latency_us", 0.0)),
                     float(v.get("signal_us", 0.0)),
+                    float(v.get("ccw_ms", 0.0)),
                 )
                 for k, v in {**dasd["channels"], **net["channels"]}.items()
             },
@@ -433,6 +440,7 @@ def load_calibration() -> Calibration:
                     float(v["jitter"]),
                     _cache_model(v),
                     _drive_model(v, dasd.get("drives", {})),
+                    int(v.get("ccw_bytes", 0)),
                 )
                 for k, v in dasd["control_units"].items()
             },

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .calibration import load_calibration
+from .calibration import Calibration, load_calibration
 from .config import SystemConfig, build_config
 from .errors import ZvmsimError
 from .paths import data_dir
@@ -166,8 +166,10 @@ class Scenario:
         *,
         duration: float | None = None,
         interval: float | None = None,
+        calibration: Calibration | None = None,
     ) -> SystemConfig:
-        """The validated configuration with knobs applied."""
+        """The validated configuration with knobs applied (*calibration*: the
+        constants to build it with, default the files' ones)."""
         chosen = self.resolve(values)
         raw = copy.deepcopy({k: v for k, v in self._raw.items() if k != "knobs"})
         for key, value in chosen.items():
@@ -184,7 +186,7 @@ class Scenario:
             raw["scenario"]["duration"] = duration
         if interval is not None:
             raw["monitor"]["sample_interval"] = interval
-        return build_config(raw, load_calibration())
+        return build_config(raw, calibration or load_calibration())
 
 
 def knob_text(value: Any) -> str:

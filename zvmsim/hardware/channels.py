@@ -59,6 +59,7 @@ class Chpid:
         "active",
         "waiters",
         "other_busy_s",
+        "ccw_s",
     )
 
     def __init__(self, chpid: str, kind: str, speed: ChannelSpeed) -> None:
@@ -78,6 +79,7 @@ class Chpid:
         self.active = False  # a serial channel carrying a connect phase now
         self.waiters: deque[simpy.Event] = deque()  # I/Os waiting for this path
         self.other_busy_s = 0.0  # connect time of other partitions' I/Os (in busy_s)
+        self.ccw_s = speed.ccw_ms / 1000.0  # connect time a chained CCW adds (ESCON)
 
     @property
     def serial(self) -> bool:

@@ -253,7 +253,7 @@ def emergency_scan_dashboard(seed: int = 1) -> Dashboard:
 
 
 def undersized_dashboard(seed: int = 1) -> Dashboard:
-    """The undersized LPAR: IFLs, central and expanded storage, paging volumes, the sibling.
+    """The undersized LPAR: IFLs, storage, paging volumes, the sibling, whose day's workload.
 
     Shows SYSSUMLG (FCX225), the paging volumes (FCX109), the partitions
     (FCX126) and the health check.
