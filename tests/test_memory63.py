@@ -113,7 +113,10 @@ def test_awm_clients_receive_the_servers_files_on_both_releases(run_data) -> Non
         assert (clients["pg_s"] == 0).all()  # small guests: they do not page
         cpu[release] = float(clients["pct_cpu"].sum())
     assert cpu["6.3"] == pytest.approx(cpu["6.2"], rel=0.06)
-    assert cpu["6.3"] > 40  # about half a processor at 1/8 scale
+    # about 0.37 of a processor at 1/8 scale (0.62 at z10 speed): the Linux stack's
+    # and CP's time per packet, measured on a z10, run 1.73 times as fast on the
+    # zEC12 (cp.toml [cpu_speed]); the clients' own 0.5 ms a request does not
+    assert cpu["6.3"] > 33
 
 
 def test_a_server_whose_client_matches_no_guest_is_a_one_line_error() -> None:

@@ -234,12 +234,58 @@ class Calibration:
     test_idle_s: float = 0.3
     # processor families whose VMCF paths and switching costs are modelled, by machine type
     cpu_families: dict[str, CpuFamily] = dataclasses.field(default_factory=dict)
+    # processor families' engine speed against the z10 the path lengths are for
+    cpu_speed: dict[str, float] = dataclasses.field(default_factory=dict)
 
     def cpu_family(self, cpu_model: str) -> CpuFamily | None:
         """The family constants of *cpu_model* (``9121-742`` -> ``9121``), if modelled."""
         return self.cpu_families.get(cpu_model.split("-")[0])
 
     prsm_costs: PrsmCosts = PrsmCosts()
+
+    def speed(self, cpu_model: str) -> float:
+        """One engine of *cpu_model* against the z10 baseline (cp.toml ``[cpu_speed]``)."""
+        return self.cpu_speed.get(cpu_model.split("-")[0], 1.0)
+
+    def on_processor(self, cpu_model: str) -> Calibration:
+        """The constants for a processor: processor time per event divided by its speed.
+
+        Every CP path length (``*_us*`` of ``path_us``, but not the dispatch
+        time slice), the guest work between two reorders, the Linux stack's
+        and the VSWITCH's CPU per packet and byte, the HiperSockets firmware's
+        time per frame, CP's spin-lock paths and PR/SM's dispatch were
+        estimated or measured for the z9/z10 class:
+        a faster engine runs the same instructions in less time. A family's
+        own constants (``[cpu_families.TYPE]``) are for that family already.
+        """
+        speed = self.speed(cpu_model)
+        if speed == 1.0:
+            return self
+        net, sw, hs = self.linux_stack, self.vswitch, self.hipersockets
+        pr = self.prsm_costs
+        return dataclasses.replace(
+            self,
+            path_us={
+                k: v / speed if k in _WORK or ("_us" in k and k not in _NOT_PATHS) else v
+                for k, v in self.path_us.items()
+            },
+            linux_stack=dataclasses.replace(
+                net, us_per_packet=net.us_per_packet / speed, ns_per_byte=net.ns_per_byte / speed
+            ),
+            vswitch=dataclasses.replace(
+                sw,
+                cp_us_per_packet=sw.cp_us_per_packet / speed,
+                controller_us_per_packet=sw.controller_us_per_packet / speed,
+            ),
+            hipersockets=dataclasses.replace(hs, siga_us=hs.siga_us / speed),
+            prsm_costs=dataclasses.replace(
+                pr,
+                dispatch_us=pr.dispatch_us / speed,
+                scan_us_per_logical=pr.scan_us_per_logical / speed,
+                hold_us=pr.hold_us / speed,
+                sense_us=pr.sense_us / speed,
+            ),
+        )
 
     def at_level(self, zvm_level: str) -> Calibration:
         """The constants for a z/VM release: before 5.3, the ``*_52`` values replace the others.
@@ -335,6 +381,14 @@ def _prsm_costs(table: dict) -> PrsmCosts:
     return costs
 
 
+def _cpu_speed(table: dict) -> dict[str, float]:
+    """cp.toml's ``[cpu_speed]``: machine type -> engine speed, each positive."""
+    speeds = {str(k): float(v) for k, v in table.items() if not k.startswith("source")}
+    if any(v <= 0 for v in speeds.values()):
+        raise ValueError("[cpu_speed] speeds must be positive")
+    return speeds
+
+
 def _ptrm_model(table: dict) -> PtrmModel:
     """The PTRM model of cp.toml's ``[ptrm]`` table: positive counts and size."""
     model = PtrmModel(
@@ -346,6 +400,11 @@ def _ptrm_model(table: dict) -> PtrmModel:
 
 
 _OLD = "_52"  # suffix of a cp.toml constant for z/VM levels before 5.3
+# path_us times that are not processor time per event (a faster engine keeps them)
+_NOT_PATHS = frozenset({"dspslice_us"})
+# path_us amounts of a guest's work, in seconds of a baseline engine (a faster one
+# does the same work in less time): the processor time between two reorders
+_WORK = frozenset({"reorder_cpu_s"})
 
 
 @cache
@@ -432,6 +491,7 @@ def load_calibration() -> Calibration:
                 for k, v in cp.get("cpu_families", {}).items()
             },
             prsm_costs=_prsm_costs(_read("prsm.toml")),
+            cpu_speed=_cpu_speed(cp.get("cpu_speed", {})),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ZvmsimError(f"calibration data is incomplete: {exc}") from None

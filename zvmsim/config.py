@@ -563,7 +563,7 @@ def build_config(raw: dict[str, Any], calibration: Calibration) -> SystemConfig:
         minidisks=minidisks,
         guests=guests,
         cp=cp,
-        calibration=calibration.at_level(info.zvm_level),
+        calibration=calibration.at_level(info.zvm_level).on_processor(info.cpu_model),
         storage=storage,
         paging=paging,
         cec=cec,

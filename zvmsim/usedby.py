@@ -101,6 +101,14 @@ class _Recording(Calibration):
         out = plain.at_level(zvm_level)
         return _recording(out, log, frozenset() if out is plain else frozenset(self.before_53))
 
+    def on_processor(self, cpu_model: str) -> Calibration:
+        """As :meth:`Calibration.on_processor`, still noting reads (the scaling reads none)."""
+        plain = Calibration(**_plain(self))
+        out = plain.on_processor(cpu_model)
+        if out is plain:
+            return self
+        return _recording(out, vars(self)["_log"], vars(self)["path_us"]._old)
+
 
 _FIELDS = frozenset(f.name for f in dataclasses.fields(Calibration))
 
