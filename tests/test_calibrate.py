@@ -82,12 +82,6 @@ NOTES = {row_id(r): r["note"] for r in load_targets()}
 # real violations, reported to the lead: the constant is fitted on one case
 # and no other scenario's records move with it
 ALONE = {
-    "vdisk_us_per_block": (
-        "fitted on paging_difficulties' VDISK-format T/V alone, and only the "
-        "vdisk_formatter workload reads it, which paging-difficulties alone runs "
-        "(emergency-scan's Linux swap to VDISK does not charge it): reported to "
-        "the lead (issue 18)"
-    ),
     "page_alloc_free": (
         "fitted on paging_difficulties' full-volumes %Used for Alloc alone, and "
         "no other scenario's paging volumes get that full (undersized-lpar's "

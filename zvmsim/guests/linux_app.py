@@ -5,7 +5,9 @@ requests arrive at random (Poisson) and one worker serves them in order —
 some CPU, then a few swap I/Os, because Linux is short of memory and keeps
 part of its storage on a swap device. The swap device is a VDISK (a CP
 address space in real storage, so a swap I/O is a page touch) or a real
-minidisk (a 4 KB DASD I/O). Between requests the guest behaves like a
+minidisk (a 4 KB DASD I/O). A swap I/O to the VDISK costs CP its FBA
+emulation of the page's eight blocks (:func:`~zvmsim.cp.vdisk.vdisk_io_cp_s`,
+the formatter's path too). Between requests the guest behaves like a
 :class:`~zvmsim.guests.linux.LinuxServer`: a hot set touched every tick and a
 few colder pages now and then. A share of those cold touches
 (``txn_cold_share``) are the requests' own: the heap, buffers and code a
@@ -16,7 +18,8 @@ set answers slower. It counts its own transactions and their
 response times, which CP Monitor carries as application data (APPLDATA).
 
 **VDISK writer.** The customer's experiment: a guest that defined VDISKs and
-keeps writing them from end to end, so all their pages are in use.
+keeps writing them from end to end, so all their pages are in use; each
+write costs CP its blocks' FBA emulation as any VDISK I/O.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any
 
 from ..cp.minidisk import BLOCK_BYTES
 from ..cp.spaces import ColdRun, Space
+from ..cp.vdisk import PAGE_BLOCKS, vdisk_io_cp_s
 from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
 from .base import Workload
@@ -133,7 +137,8 @@ class LinuxApp(LinuxServer):
         self.space.hot = self.space.wss  # Linux touches its hot set all the time
         self.txns = 0
         self.resp_s = 0.0
-        self._vio_s = self.machine.config.calibration.path_us["vio_us"] / 1e6
+        # a swap I/O to the VDISK: one 4 KB page, eight FBA blocks CP moves
+        self._swap_cp_s = vdisk_io_cp_s(self.machine.config.calibration.path_us, PAGE_BLOCKS)
 
     @property
     def links(self) -> list[str]:
@@ -189,7 +194,7 @@ class LinuxApp(LinuxServer):
             read = rnd.random() < 0.5
             if self.vdisk is not None:
                 vm.vio += 1
-                vm.pending_cp_s += self._vio_s
+                vm.pending_cp_s += self._swap_cp_s
                 step = m.storage.touch_counted(vm, self.vdisk, written_only=read)  # type: ignore[union-attr]
                 if step is not None:
                     yield from step
@@ -291,7 +296,9 @@ class VdiskWriter(Workload):
             self.vdisks.append(_vdisk(self, f"{0x300 + n:04X}", mb))
             left -= min(size, left)
             n += 1
-        self._vio_s = self.machine.config.calibration.path_us["vio_us"] / 1e6
+        # one write of pages_per_io pages: their FBA blocks CP moves into the VDISK
+        blocks = self.p["pages_per_io"] * PAGE_BLOCKS
+        self._write_cp_s = vdisk_io_cp_s(self.machine.config.calibration.path_us, blocks)
 
     def history(self, seconds: float) -> None:
         """The VDISKs were being written before the window: filled, then rewritten."""
@@ -312,7 +319,7 @@ class VdiskWriter(Workload):
             space = self.vdisks[turn % len(self.vdisks)]
             turn += 1
             vm.vio += 1
-            vm.pending_cp_s += self._vio_s
+            vm.pending_cp_s += self._write_cp_s
             for _ in range(per_io):
                 step = storage.touch_counted(vm, space)  # type: ignore[union-attr]
                 if step is not None:

@@ -21,6 +21,7 @@ from collections.abc import Generator
 from typing import Any
 
 from ..cp.spaces import Space
+from ..cp.vdisk import PAGE_BLOCKS, vdisk_io_cp_s
 from ..cp.vmdbk import TIW
 from ..errors import ZvmsimError
 from .base import Workload
@@ -28,9 +29,6 @@ from .linux import poisson
 from .linux_app import _vdisk
 
 __all__ = ["VdiskFormatter"]
-
-FBA_BLOCK = 512
-PAGE_BLOCKS = 4096 // FBA_BLOCK
 
 
 class VdiskFormatter(Workload):
@@ -60,8 +58,8 @@ class VdiskFormatter(Workload):
         self.vdisk: Space = _vdisk(self, p["vaddr"], p["vdisk_mb"])
         self.pages_per_io = p["blocks_per_io"] // PAGE_BLOCKS
         cal = self.machine.config.calibration.path_us
-        self._vio_s = cal["vio_us"] / 1e6
-        self._block_s = cal.get("vdisk_us_per_block", 0.0) / 1e6
+        self._write_cp_s = vdisk_io_cp_s(cal, p["blocks_per_io"])  # a format I/O
+        self._read_cp_s = vdisk_io_cp_s(cal, PAGE_BLOCKS)  # a read of the formatted VDISK
         self.formatted = 0  # pages of the current VDISK formatted so far
         self.used_for = 0.0  # seconds the formatted VDISK has been in use
         self.vdisks = 0  # VDISKs formatted and detached
@@ -109,8 +107,8 @@ class VdiskFormatter(Workload):
         m.add_to_dispatch_list(vm)
         ios, per_io = p["ios_per_step"], self.pages_per_io
         virtual = ios * p["virtual_us_per_io"] / 1e6
-        cp = ios * (self._vio_s + p["blocks_per_io"] * self._block_s)
-        read_cp = self._vio_s + PAGE_BLOCKS * self._block_s  # a read of the formatted VDISK
+        cp = ios * self._write_cp_s
+        read_cp = self._read_cp_s
         space = self.vdisk
         gap_s = p["step_gap_s"]
         step_rate = 1.0 / gap_s
