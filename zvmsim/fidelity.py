@@ -214,7 +214,15 @@ KNOWN_MISSES: dict[tuple[str, str, str], str] = {
         "pages on DASD here were mostly written by the storage history's large "
         "steals, whose segment blocks are full. Not modelled; it would reach every "
         "scenario with counted spaces on DASD. The rule does not fit the seed's "
-        "22%-full 3390-9s (7 against 3)"
+        "22%-full 3390-9s (7 against 3). Tried (fid-blockread, branch kept, not "
+        "merged): counted spaces keeping their paging blocks as counts per volume (a "
+        "steal's pages of one segment form a block; a fault reads its page and the "
+        "next of its block) and the storage history's DASD pages cut into blocks of "
+        "the run's mean, with cold_touch_rate refitted 14 -> 20 on the DASD page "
+        "rate: block_size 2.62/2.84/2.94, every undersized row passing, but the "
+        "full-volumes sequel's page_reads@CFD0* and %Used for Alloc of the 3390-3s "
+        "then miss on seed 1 (one volume just over), and the simulation takes 17% "
+        "longer; whole-block reads ran away (63-65 page reads/s on the 3390-3s)"
     ),
     ("memory63", "workload=sweet-spot;release=6.3", "pct_sys"): (
         "no mechanism the talk documents reaches 4.7%: its FCX143 example from its "
