@@ -6,12 +6,12 @@ import random
 
 import pytest
 import simpy
+from standins import StandInVolume
 
 import zvmsim
 from zvmsim.calibration import load_calibration
 from zvmsim.cp.demandscan import DemandScan62
 from zvmsim.cp.dispatch import Processors
-from zvmsim.cp.io import VolumeIO
 from zvmsim.cp.paging import PagingDevices
 from zvmsim.cp.spaces import DASD, RES, XST, Space
 from zvmsim.cp.storage import Storage
@@ -75,7 +75,7 @@ def test_xstore_migrates_its_oldest_pages_first() -> None:
     st.quiet = True
     from zvmsim.cp.paging import PageVolume
 
-    volumes = [PageVolume(_stand_in_volume(), 1000)]
+    volumes = [PageVolume(StandInVolume(), 1000)]
     st.paging = PagingDevices(simpy.Environment(), volumes, Vmdbk("SYSTEM"))
     old = _guest(st, "OLD", 50, DM, detailed=True)
     new = _guest(st, "NEW", 50, DM, detailed=True)
@@ -98,7 +98,7 @@ def test_a_user_paging_back_from_xstore_keeps_its_pages_there() -> None:
     st.quiet = True
     from zvmsim.cp.paging import PageVolume
 
-    volumes = [PageVolume(_stand_in_volume(), 1000)]
+    volumes = [PageVolume(StandInVolume(), 1000)]
     st.paging = PagingDevices(simpy.Environment(), volumes, Vmdbk("SYSTEM"))
     busy = _guest(st, "BUSY", 50, RUN)
     idle = _guest(st, "IDLE", 50, RUN)
@@ -218,7 +218,7 @@ def test_a_page_coming_in_from_xstore_is_not_migrated_by_the_scan_it_starts() ->
     st.quiet = True
     from zvmsim.cp.paging import PageVolume
 
-    volumes = [PageVolume(_stand_in_volume(), 1000)]
+    volumes = [PageVolume(StandInVolume(), 1000)]
     st.paging = PagingDevices(simpy.Environment(), volumes, Vmdbk("SYSTEM"))
     old = _guest(st, "OLD", 50, DM, detailed=True)
     new = _guest(st, "NEW", 50, DM, detailed=True)
@@ -271,18 +271,6 @@ def test_a_user_faulting_its_pages_in_keeps_them_in_its_projected_wss() -> None:
     # the next look judges only the faults since this one: no new faults, no protection
     st.visit(loading)
     assert loading.wss == (0 + 60) // 2
-
-
-class _StandInVolume(VolumeIO):
-    """A volume for quiet (untimed) page-outs, where only slots matter: a VolumeIO with
-    nothing but its request counts (the compiled PageVolume takes only a VolumeIO)."""
-
-    def __init__(self) -> None:  # none of VolumeIO's own state
-        self.in_flight = self.held = 0
-
-
-def _stand_in_volume() -> VolumeIO:
-    return _StandInVolume()
 
 
 class _StubPaging(PagingDevices):

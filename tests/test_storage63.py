@@ -6,11 +6,11 @@ import random
 
 import pytest
 import simpy
+from standins import StandInVolume
 
 from zvmsim.cp.agelist import AgeList
 from zvmsim.cp.demandscan63 import DemandScan63
 from zvmsim.cp.dispatch import Processors
-from zvmsim.cp.io import VolumeIO
 from zvmsim.cp.paging import PagingDevices
 from zvmsim.cp.spaces import Space
 from zvmsim.cp.storage63 import Storage63
@@ -28,23 +28,11 @@ PATHS = {
 }
 
 
-class _StandInVolume(VolumeIO):
-    """A volume for quiet (untimed) page-outs, where only slots matter: a VolumeIO with
-    nothing but its request counts (the compiled PageVolume takes only a VolumeIO)."""
-
-    def __init__(self) -> None:  # none of VolumeIO's own state
-        self.in_flight = self.held = 0
-
-
-def _stand_in_volume() -> VolumeIO:
-    return _StandInVolume()
-
-
 def _storage(frames: int = 1000, xstore: int = 0, early: bool = True) -> Storage63:
     from zvmsim.cp.paging import PageVolume
 
     env = simpy.Environment()
-    vols = [PageVolume(_stand_in_volume(), 100000) for _ in range(2)]
+    vols = [PageVolume(StandInVolume(), 100000) for _ in range(2)]
     paging = PagingDevices(env, vols, Vmdbk("SYSTEM"))
     st = Storage63(
         env, frames, xstore, 20, 40, paging, Processors(env, 1), 2, PATHS, random.Random(1),
