@@ -152,6 +152,10 @@ class Scenario:
                 chosen[key] = self.knobs[key].parse(table[str(chosen[other])])
         return chosen
 
+    def settings(self, name: str) -> tuple[str, ...]:
+        """The configuration settings knob *name* sets with its value (its ``set``)."""
+        return tuple(self._targets[name]["set"])
+
     def defaults_for(self, name: str, value: Any) -> dict[str, Any]:
         """The knobs whose default follows knob *name*, and their defaults when it is *value*."""
         return {
