@@ -101,7 +101,7 @@ class VdiskFormatter(Workload):
         self.used_for = 0.0
         self.vdisks += 1
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         m, vm, rnd, p = self.machine, self.vm, self.rnd, self.p
         env, cpu, storage = m.env, m.processors, m.storage
         m.add_to_dispatch_list(vm)
