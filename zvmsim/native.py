@@ -47,6 +47,7 @@ MODULES = (
     "zvmsim.cp.storage",
     "zvmsim.cp.timer",
     "zvmsim.cp.vmdbk",
+    "zvmsim.guests.base",
     "zvmsim.guests.cms",
     "zvmsim.guests.linux",
     "zvmsim.guests.vdisk_format",
