@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Generator
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import simpy
@@ -26,12 +27,9 @@ if TYPE_CHECKING:
 __all__ = ["Idle", "Workload", "spawn"]
 
 
-class _Started:
-    """What a process's start event gives it: success, no value."""
-
-    __slots__ = ()
-    _ok = True
-    _value = None
+# what a process's start event gives it: success, no value (an object, not a class
+# with these as class attributes: mypyc makes those its instances' defaults)
+_STARTED = SimpleNamespace(_ok=True, _value=None)
 
 
 def spawn(env: simpy.Environment) -> Callable[[Generator[Any, Any, Any]], None]:
@@ -67,7 +65,7 @@ def spawn(env: simpy.Environment) -> Callable[[Generator[Any, Any, Any]], None]:
                     event.callbacks.append(resume)
                     return
 
-        resume(_Started)
+        resume(_STARTED)
 
     return start
 
