@@ -1,8 +1,9 @@
 """The simulator's hot modules compiled with mypyc, or pure Python.
 
 ``python3 bootstrap.py setup`` compiles :data:`MODULES` (the event loop, the
-dispatcher, real I/O, the minidisk cache, storage and paging, the CMS and
-Linux guests) with mypyc into ``build/native/`` beside the ``zvmsim`` folder,
+dispatcher and scheduler, real I/O, the minidisk cache, storage, address
+spaces, the demand scan and paging, the workload base, the CMS, Linux and
+VDISK-formatting guests) with mypyc into ``build/native/`` beside the ``zvmsim`` folder,
 when a C compiler and Python's headers are there (``python -m zvmsim.native
 build``). Nothing is compiled in place: the ``.py`` files stay the reference,
 and a run's reports and monitor records are byte-identical either way.
@@ -36,16 +37,21 @@ __all__ = ["MODULES", "STATUS", "build", "install", "stale"]
 # the modules compiled (each imports only pure modules or ones listed here)
 MODULES = (
     "zvmsim.clock",
+    "zvmsim.cp.demandscan",
     "zvmsim.cp.dispatch",
     "zvmsim.cp.io",
     "zvmsim.cp.mdc",
     "zvmsim.cp.minidisk",
     "zvmsim.cp.paging",
+    "zvmsim.cp.scheduler",
+    "zvmsim.cp.spaces",
     "zvmsim.cp.storage",
     "zvmsim.cp.timer",
     "zvmsim.cp.vmdbk",
+    "zvmsim.guests.base",
     "zvmsim.guests.cms",
     "zvmsim.guests.linux",
+    "zvmsim.guests.vdisk_format",
     "zvmsim.hardware.channels",
     "zvmsim.hardware.dasd",
     "zvmsim.hardware.occupancy",

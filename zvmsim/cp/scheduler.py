@@ -313,7 +313,7 @@ class Scheduler:
             self._rotating = True
             self.env.process(self._rotate())
 
-    def _rotate(self) -> Generator:
+    def _rotate(self) -> Generator[Any, Any, Any]:
         """Every Q1 time slice: look again at users whose elapsed time slice is over.
 
         While others wait, such a user goes to the back of the eligible list (one

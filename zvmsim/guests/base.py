@@ -4,12 +4,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Generator
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import simpy
 
 from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
+
+try:  # for mypyc (zvmsim/native.py): most workloads, not compiled, subclass Workload
+    from mypy_extensions import mypyc_attr
+except ImportError:  # without mypy installed (pure Python) the decorator does nothing
+
+    def mypyc_attr(**attrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 if TYPE_CHECKING:
     from ..cp.spaces import ColdRun, Space
@@ -18,15 +27,12 @@ if TYPE_CHECKING:
 __all__ = ["Idle", "Workload", "spawn"]
 
 
-class _Started:
-    """What a process's start event gives it: success, no value."""
-
-    __slots__ = ()
-    _ok = True
-    _value = None
+# what a process's start event gives it: success, no value (an object, not a class
+# with these as class attributes: mypyc makes those its instances' defaults)
+_STARTED = SimpleNamespace(_ok=True, _value=None)
 
 
-def spawn(env: simpy.Environment) -> Callable[[Generator], None]:
+def spawn(env: simpy.Environment) -> Callable[[Generator[Any, Any, Any]], None]:
     """Take the place of a process start now for a generator nobody waits for (a
     guest's asynchronous I/O); return what starts one there.
 
@@ -42,7 +48,7 @@ def spawn(env: simpy.Environment) -> Callable[[Generator], None]:
     """
     next(env._eid)  # type: ignore[attr-defined]
 
-    def start(generator: Generator) -> None:
+    def start(generator: Generator[Any, Any, Any]) -> None:
         def resume(event: Any) -> None:
             while True:
                 try:
@@ -59,11 +65,12 @@ def spawn(env: simpy.Environment) -> Callable[[Generator], None]:
                     event.callbacks.append(resume)
                     return
 
-        resume(_Started)
+        resume(_STARTED)
 
     return start
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Workload:
     """Base class: subclasses declare ``PARAMS`` (name -> default) and ``run``."""
 
@@ -116,10 +123,10 @@ class Workload:
         """
         return None
 
-    def run(self) -> Generator:  # pragma: no cover - abstract
+    def run(self) -> Generator[Any, Any, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def wait(self, seconds: float, dormant: bool) -> Generator:
+    def wait(self, seconds: float, dormant: bool) -> Generator[Any, Any, Any]:
         """Nothing to do for *seconds*: out of the dispatch list if *dormant*, else
         still in it on its timer (TIW); ``yield from`` it."""
         m, vm = self.machine, self.vm
@@ -141,7 +148,7 @@ class Workload:
         m, vm = self.machine, self.vm
         storage, cpu = m.storage, m.processors
         while touches > 0:
-            done, busy, step = storage.touch_cold_run(vm, space, run, touches, busy)
+            done, busy, step = storage.touch_cold_run(vm, space, run, touches, busy)  # type: ignore[union-attr]
             touches -= done
             if step is not None or busy >= run.slice_s:
                 yield cpu.run(vm, busy, 0.0)
@@ -150,7 +157,7 @@ class Workload:
                 yield from step
         return busy
 
-    def test_idle(self, seconds: float) -> Generator:
+    def test_idle(self, seconds: float) -> Generator[Any, Any, Any]:
         """Idle for *seconds* with no timer ticking: CP keeps the user in the dispatch
         list (test idle) for its test-idle time, then drops it; ``yield from`` it."""
         m, vm = self.machine, self.vm
@@ -164,9 +171,10 @@ class Workload:
         yield m.env.timeout(seconds - keep)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Idle(Workload):
     """A logged-on virtual machine with nothing to do (a service machine at rest)."""
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         return
         yield  # pragma: no cover - makes this a generator

@@ -52,15 +52,19 @@ it does the interactive users of :mod:`.cmsint`; a user whose program waits
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import simpy
 
 from ..cp.minidisk import BLOCK_BYTES
-from ..cp.vmdbk import DM, TIW
+from ..cp.vmdbk import DM, TIW, Vmdbk
 from ..errors import ZvmsimError
 from .base import Workload
+
+if TYPE_CHECKING:
+    from ..machine import Machine
 
 __all__ = ["CmsCopyfile", "CmsLight", "CmsQuery", "file_layout", "hot_layout", "query_place"]
 
@@ -89,8 +93,10 @@ class CmsCopyfile(Workload):
         "fill": 0.9,
     }
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         self.source = self.minidisk(self.p["source"])
         self.target = self.minidisk(self.p["target"])
         if self.p["blocks_per_io"] < 1:
@@ -133,8 +139,10 @@ class CmsLight(Workload):
 
     PARAMS = {"minidisk": "", "think_s": 3.0, "vcpu_us": 200.0, "write_share": 0.3}
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         self.disk = self.minidisk(self.p["minidisk"])
 
     @property
@@ -226,8 +234,10 @@ class CmsQuery(Workload):
         "terminal": False,
     }
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         self.disks = [self.minidisk(n.strip()) for n in self.p["minidisks"].split(",")]
         if self.p["ios"] < 1 or self.p["blocks_per_io"] < 1:
             raise ZvmsimError(f"user {self.vm.userid}: ios and blocks_per_io must be at least 1")

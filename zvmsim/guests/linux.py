@@ -26,14 +26,18 @@ otherwise wherever the owner's pages are.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cp.spaces import Space
 from ..cp.storage import SEGMENT_PAGES
-from ..cp.vmdbk import RUN, TIW
+from ..cp.vmdbk import RUN, TIW, Vmdbk
 from ..errors import ZvmsimError
 from .base import Workload, spawn
+
+if TYPE_CHECKING:
+    from ..machine import Machine
 
 try:  # for mypyc (zvmsim/native.py): LinuxApp, not compiled, subclasses LinuxServer
     from mypy_extensions import mypyc_attr
@@ -85,8 +89,10 @@ class LinuxThrasher(Workload):
     APPLDATA = True
     PARAMS = {"virtual_mb": 768.0, "region_mb": 300.0, "touch_us": 2.0, "idle_s": 0.0}
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         if not 0 < self.p["region_mb"] <= self.p["virtual_mb"]:
             raise ZvmsimError(f"user {self.vm.userid}: region_mb must fit in virtual_mb")
         self.space = _space(self, self.p["virtual_mb"], detailed=True)
@@ -165,8 +171,10 @@ class LinuxServer(Workload):
         "io_read_share": 0.7,
     }
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         if not 0 < self.p["wss_mb"] <= self.p["virtual_mb"]:
             raise ZvmsimError(f"user {self.vm.userid}: wss_mb must fit in virtual_mb")
         if not self.p["wss_mb"] <= self.p["used_mb"] <= self.p["virtual_mb"]:

@@ -17,16 +17,20 @@ DASD), then detaches it, which frees its frames, XSTORE pages and slots.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cp.spaces import Space
 from ..cp.vdisk import PAGE_BLOCKS, vdisk_io_cp_s
-from ..cp.vmdbk import TIW
+from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
 from .base import Workload
 from .linux import poisson
 from .linux_app import _vdisk
+
+if TYPE_CHECKING:
+    from ..machine import Machine
 
 __all__ = ["VdiskFormatter"]
 
@@ -45,8 +49,10 @@ class VdiskFormatter(Workload):
         "vaddr": "0300",
     }
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         p = self.p
         if p["vdisk_mb"] <= 0 or p["step_gap_s"] <= 0 or p["use_s"] < 0:
             raise ZvmsimError(f"user {self.vm.userid}: VDISK size and times must be positive")
@@ -101,7 +107,7 @@ class VdiskFormatter(Workload):
         self.used_for = 0.0
         self.vdisks += 1
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         m, vm, rnd, p = self.machine, self.vm, self.rnd, self.p
         env, cpu, storage = m.env, m.processors, m.storage
         m.add_to_dispatch_list(vm)
