@@ -37,7 +37,8 @@ def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., An
     event._value = None
     event._delay = delay
     event._ok = True
-    heappush(env._queue, (env._now + delay, NORMAL, next(env._eid), event))
+    now: float = env._now  # (a C double when compiled: SimPy types it int | float)
+    heappush(env._queue, (now + delay, NORMAL, next(env._eid), event))
     return event
 
 
