@@ -17,15 +17,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from heapq import heappop, heappush
 from math import inf
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import simpy
-from simpy.core import NORMAL, URGENT, EmptySchedule, StopSimulation
-from simpy.events import Event, Initialize, Process, Timeout, _describe_frame
+from simpy.core import NORMAL as SIMPY_NORMAL
+from simpy.core import URGENT, EmptySchedule, StopSimulation
+from simpy.events import Event, EventPriority, Initialize, Process, Timeout, _describe_frame
 
 __all__ = ["Clock", "after"]
 
 _BOUND = ("process", "event", "all_of", "any_of")  # SimPy binds these per instance
+# SimPy's normal priority, Final: the compiled code keeps it in a C static (no dict lookup)
+NORMAL: Final = EventPriority(1)
+if NORMAL != SIMPY_NORMAL:  # pragma: no cover (SimPy's own, should it ever change)
+    raise ImportError(f"simpy.core.NORMAL is {SIMPY_NORMAL}, zvmsim.clock expects {NORMAL}")
 
 
 def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., Any]]) -> Timeout:
@@ -37,7 +42,8 @@ def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., An
     event._value = None
     event._delay = delay
     event._ok = True
-    heappush(env._queue, (env._now + delay, NORMAL, next(env._eid), event))
+    now: float = env._now  # (a C double when compiled: SimPy types it int | float)
+    heappush(env._queue, (now + delay, NORMAL, next(env._eid), event))
     return event
 
 
@@ -163,7 +169,7 @@ class Clock(simpy.Environment):
             elif cast(Any, until).callbacks is None:  # processed (SimPy types it a list)
                 return until.value
             until.callbacks.append(StopSimulation.callback)
-        queue = self._queue
+        queue, pop = self._queue, heappop  # (a local: no global looked up per event)
         try:
             while True:
                 tick_at = self._tick_at  # inf while no tick is pending
@@ -178,7 +184,7 @@ class Clock(simpy.Environment):
                     fn()  # type: ignore[misc]
                     continue
                 try:
-                    self._now, _, _, event = self._current = heappop(queue)
+                    self._now, _, _, event = self._current = pop(queue)
                 except IndexError:
                     raise EmptySchedule from None
                 callbacks, event.callbacks = event.callbacks, None

@@ -314,7 +314,7 @@ class Processors:
             self.moves += 1
             self.switch_time_s += self.switch_s
         env = self.env
-        now = env._now
+        now: float = env._now  # (a C double when compiled: SimPy types it int | float)
         if user.elisted:  # not admitted: the burst waits for the scheduler first
             return env.process(self._after_admission(user, virtual_s, cp_s))
         if user.limithard and user.limit_free_at > now:  # over its limit: held back
@@ -342,7 +342,7 @@ class Processors:
         excess = self.excess
         if excess is not None:  # the defect orders bursts by its deadlines
             seq = next(self._seq)
-            excess.tag(seq, user, total, now)
+            excess.tag(seq, user, total, env._now)  # SimPy's own (an int at 0)
         if not self._ready:
             free_at = self.free_at
             master_q = self._master_q
@@ -440,7 +440,7 @@ class Processors:
         no PR/SM segments (so no redispatch, no lock, full speed), no switching costs,
         no LIMITHARD user."""
         env = self.env
-        now = env._now
+        now: float = env._now
         free_at = self.free_at
         if free_at[cpu] < now - 1e-9:
             self.wakes[cpu] += 1
@@ -462,7 +462,7 @@ class Processors:
         """Charge a placed burst to *cpu* and *user* and schedule its end at *end* (as
         ``env.timeout(end - now)``, its callbacks given at once)."""
         env = self.env
-        now = env._now
+        now: float = env._now
         self.busy_s[cpu] += total
         self.virtual_s[cpu] += virtual_s
         if user is self.cp:

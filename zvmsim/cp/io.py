@@ -234,12 +234,12 @@ class VolumeIO:
         self.in_flight += 1
         base = self.base
         queued = False
-        rdev: Rdev | None
+        rdev: Rdev  # typed (not Rdev | Any), so the compiled code reaches its fields directly
         if not base.busy:
             rdev = base
         else:
-            rdev = self._free_exposure(pav_eligible)
-            if rdev is None:
+            free = self._free_exposure(pav_eligible)
+            if free is None:
                 queued = True
                 wait = env.event()
                 queued_at = env._now
@@ -249,7 +249,10 @@ class VolumeIO:
                     base.queue_s += env._now - queued_at
                 else:
                     base.untimed_s += env._now - queued_at
+            else:
+                rdev = free
         rdev.busy = True
+        path: Chpid
         device, busy_s = self.device, 0.0
         if device is not None:  # another system's I/O may hold the device: wait for it
             asked = env.now
@@ -260,12 +263,14 @@ class VolumeIO:
             paths = self.paths
             asked = env._now
             self._turn = turn = (self._turn + 1) % len(paths)
-            path = Chpid.free_path(paths, turn)
-            if path is None:  # every path is busy: wait for the first to come free
+            found = Chpid.free_path(paths, turn)
+            if found is None:  # every path is busy: wait for the first to come free
                 wait = Event(env)  # (Chpid.acquire, whose own look finds none free either)
                 for p in paths:
                     p.waiters.append(wait)
                 path = yield wait
+            else:
+                path = found
             waited = env._now - asked
             if track is None or self.cache is None:  # timed as a cache hit (_times)
                 pend, disc, conn = self.timing.sample(nbytes, path)

@@ -219,16 +219,17 @@ class Minidisk:
     ) -> Generator[Any, Any, Any]:
         """Stage missing units (full tracks, or records), then wait for others' stagings."""
         mdc, volume = self.mdc, self.volume
+        assert mdc is not None  # (narrowed, so the compiled code calls it directly)
         if done is not None:
-            unit = BLOCK_BYTES if mdc.record_level else mdc.track_bytes  # type: ignore[union-attr]
+            unit = BLOCK_BYTES if mdc.record_level else mdc.track_bytes
             nbytes = unit * len(to_stage)
             track = self.key_track(to_stage[0]) if volume.cache is not None else None
-            tracks = 1 if mdc.record_level else len(to_stage)  # type: ignore[union-attr]
-            eligible = mdc.pav_eligible  # type: ignore[union-attr]
+            tracks = 1 if mdc.record_level else len(to_stage)
+            eligible = mdc.pav_eligible
             yield from volume.io(
                 user, nbytes, True, eligible, state, track=track, tracks=tracks, timed=False
             )
-            mdc.staged(user, to_stage, done)  # type: ignore[union-attr]
+            mdc.staged(user, to_stage, done)
         for wait in waits:
             if not wait.processed:
                 if state is not None:
