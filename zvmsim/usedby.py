@@ -18,6 +18,12 @@ the range of a knob that sets how many paging volumes there are), in two steps:
    the scenario uses the constant when its monitor records change. A value
    read but never used (a path that does not run) changes nothing.
 
+The noting tables are dict subclasses. A module compiled by
+:mod:`zvmsim.native` reads a table's entries past a subclass's ``get`` (mypyc
+calls dict's own), so those modules read calibration tables by subscript
+(``cp.storage._optional``); the compiled CI run checks that every fitted
+constant is still found read.
+
 A constant of a scenario file (a workload parameter) is a candidate for that
 scenario only; step 2 decides as for the others.
 
@@ -36,16 +42,10 @@ in two more.
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
-import subprocess
-import sys
 from collections.abc import Iterable
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-from . import native
 from .calibrate import Constant, Registry, Trial, load_registry
 from .calibration import Calibration, load_calibration
 from .config import SystemConfig
@@ -311,28 +311,5 @@ def uses(registry: Registry, chosen: Iterable[Variant] | None = None) -> dict[st
 
 @cache
 def used_by() -> dict[str, frozenset[str]]:
-    """{fitted constant of ``fits.toml``: the scenarios that use it} (cached).
-
-    Measured in pure Python: a module compiled by :mod:`zvmsim.native` reads
-    a table with dict's own methods, past :class:`_Lookups`' noting ones, so
-    under compiled modules the measure runs in a pure-Python process of its own.
-    """
-    if native.STATUS.startswith("compiled"):
-        return _pure_used_by()
+    """{fitted constant of ``fits.toml``: the scenarios that use it} (cached)."""
     return {name: frozenset(v[0] for v in found) for name, found in uses(load_registry()).items()}
-
-
-def _pure_used_by() -> dict[str, frozenset[str]]:
-    """:func:`used_by` measured by a pure-Python interpreter (``ZVMSIM_PURE=1``)."""
-    root = str(Path(__file__).resolve().parent.parent)
-    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
-    env = {**os.environ, native.PURE_ENV: "1", "PYTHONPATH": path}
-    code = (
-        "import json; from zvmsim.usedby import used_by; "
-        "print(json.dumps({k: sorted(v) for k, v in used_by().items()}))"
-    )
-    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    if run.returncode:
-        last = (run.stderr.strip().splitlines() or ["no message"])[-1]
-        raise ZvmsimError(f"the used-by measure failed in its pure-Python process: {last}")
-    return {k: frozenset(v) for k, v in json.loads(run.stdout).items()}

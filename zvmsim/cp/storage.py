@@ -82,6 +82,13 @@ class ScanPolicy(Protocol):
     def replenish(self, storage: Storage, need: int) -> int: ...
 
 
+def _optional(path_us: dict[str, float], key: str) -> float:
+    """*path_us*[*key*], 0 when the table has none: read by subscript, not ``dict.get``
+    (compiled, ``get`` reads a dict subclass's entries past its own methods, and
+    zvmsim.usedby notes the reads through them)."""
+    return path_us[key] if key in path_us else 0.0
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Storage:
     """Central storage, expanded storage and the page movements between them."""
@@ -123,7 +130,7 @@ class Storage:
         self._pgout_s = path_us["xstore_pgout_us"] / 1e6
         self._fault_s = path_us["page_fault_us"] / 1e6
         self._steal_s = path_us["steal_us_per_page"] / 1e6
-        self._scan_s = path_us.get("scan_us_per_frame", 0.0) / 1e6
+        self._scan_s = _optional(path_us, "scan_us_per_frame") / 1e6
         # cumulative counters for the monitor
         self.scans = 0
         self.frames_needed = 0
@@ -134,9 +141,9 @@ class Storage:
         self.cp_frames = 0  # frames CP holds for its page-table blocks (PGMBKs)
         # page reorder (SET REORDER, z/VM 6.2 and earlier): on when given a random stream
         self.reorder_rnd = reorder_rnd
-        self._reorder_s = path_us.get("reorder_us_per_page", 0.0) / 1e6
-        self._reorder_jitter = path_us.get("reorder_jitter", 0.0)
-        self._reorder_gap = path_us.get("reorder_cpu_s", 0.0)
+        self._reorder_s = _optional(path_us, "reorder_us_per_page") / 1e6
+        self._reorder_jitter = _optional(path_us, "reorder_jitter")
+        self._reorder_gap = _optional(path_us, "reorder_cpu_s")
         self._reordered: dict[str, float] = {}  # space -> its owner's CPU time at its last reorder
         if reorder_rnd is not None:
             processors.reorder_hook = self._reorder_armed
