@@ -262,3 +262,17 @@ def untimed_queued(run: RunData, addr: str) -> float:
     minidisk cache's own I/Os, zvmsim.cp.io): Req. Qued = I/O rate x (Resp - Serv) + this."""
     whole = run.whole
     return whole.devices[addr].get("untimed_us", 0) / 1e6 / whole.seconds
+
+
+@pytest.fixture()
+def one_browser_at_a_time(tmp_path_factory):
+    """Held while a test runs a browser or a class server: the two workers never run
+    both at once, which kept the suite's peak memory under 2 GB (each is some 0.5 GB)."""
+    import fcntl
+
+    folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # basetemp: <run's folder>/popen-gwN
+        folder = folder.parent
+    with open(folder / "zvmsim-browser.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield

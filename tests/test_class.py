@@ -105,7 +105,7 @@ def test_no_npm_is_one_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, cap
 
 
 @pytest.fixture()
-def server(tmp_path: Path):
+def server(tmp_path: Path, one_browser_at_a_time):
     pytest.importorskip(
         "jupyterhub", reason="JupyterHub is not installed (pip install -e .[class])"
     )

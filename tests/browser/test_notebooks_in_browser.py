@@ -331,7 +331,9 @@ def _start_voila(args: list[str], log: Path) -> tuple[subprocess.Popen, str]:
             time.sleep(0.5)
 
 
-def test_app_mode_shows_the_dashboard_and_it_answers(browser, tmp_path) -> None:
+def test_app_mode_shows_the_dashboard_and_it_answers(
+    browser, tmp_path, one_browser_at_a_time
+) -> None:
     """``bootstrap.py app 06-pav-mdc``: the page shows the first dashboard, the
     dashboard answers a knob, and its kernel goes when the page closes.
     (First in the file, before the shared Voilà server starts: one server at a time.)"""
@@ -383,7 +385,9 @@ def test_every_notebook_has_a_browser_check() -> None:
 
 
 @pytest.mark.parametrize("notebook", sorted(TURNS))
-def test_notebook_dashboard_in_the_browser(notebook: str, voila: str, browser) -> None:
+def test_notebook_dashboard_in_the_browser(
+    notebook: str, voila: str, browser, one_browser_at_a_time
+) -> None:
     turn = TURNS[notebook]
     if not (NOTEBOOKS / notebook).exists():
         pytest.skip(f"{notebook} is not in this checkout")
