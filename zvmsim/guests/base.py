@@ -47,27 +47,41 @@ def spawn(env: simpy.Environment) -> Callable[[Generator[Any, Any, Any]], None]:
     stops the run.
     """
     next(env._eid)  # type: ignore[attr-defined]
+    return _start
 
-    def start(generator: Generator[Any, Any, Any]) -> None:
-        def resume(event: Any) -> None:
-            while True:
-                try:
-                    if event._ok:
-                        event = generator.send(event._value)
-                    else:  # as a process: a failed event is thrown into the generator
-                        event._defused = True
-                        exc = type(event._value)(*event._value.args)
-                        exc.__cause__ = event._value
-                        event = generator.throw(exc)
-                except StopIteration:
-                    return
-                if event.callbacks is not None:
-                    event.callbacks.append(resume)
-                    return
 
-        resume(_STARTED)
+def _start(generator: Generator[Any, Any, Any]) -> None:
+    """Start *generator* where its process's start event would have been processed."""
+    _Spawned(generator)(_STARTED)
 
-    return start
+
+class _Spawned:
+    """A spawned generator: called with each event it yields once that is processed.
+
+    An object rather than a closure that refers to itself: nothing here refers
+    back to it, so when its generator ends it is freed at once, not left as a
+    reference cycle for the garbage collector (a guest spawns one per I/O).
+    """
+
+    def __init__(self, generator: Generator[Any, Any, Any]) -> None:
+        self.generator = generator
+
+    def __call__(self, event: Any) -> None:
+        generator = self.generator
+        while True:
+            try:
+                if event._ok:
+                    event = generator.send(event._value)
+                else:  # as a process: a failed event is thrown into the generator
+                    event._defused = True
+                    exc = type(event._value)(*event._value.args)
+                    exc.__cause__ = event._value
+                    event = generator.throw(exc)
+            except StopIteration:
+                return
+            if event.callbacks is not None:
+                event.callbacks.append(self)
+                return
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
