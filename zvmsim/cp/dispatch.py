@@ -63,6 +63,10 @@ from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmd
 __all__ = ["Processors", "share_weights"]
 
 _END = itemgetter(1)  # a segment's end
+# placed segments a processor keeps before it lets go of those that have ended (which
+# nothing reads again): a few at a time while they are fresh, not a monitor interval's
+# worth (tens of thousands) at once when a sample asks what is left
+SEGMENTS_KEPT = 64
 
 AFFINITY_LOOK = 4  # ready entries a free processor looks through for one of its own
 SYSTEM_FLUSH_S = 0.0005  # CP time gathered (SystemTime) before it is placed
@@ -282,6 +286,16 @@ class Processors:
                     spans.append((start, end))
         return spans
 
+    def segments_at(self, cpu: int, now: float) -> list[tuple[float, float, float]]:
+        """*cpu*'s placed segments at *now* (the current time), to add to; those that
+        ended by then are dropped once there are more than :data:`SEGMENTS_KEPT` (what
+        is left, and so every reading of them, is the same either way: they end in
+        order, and nothing asks about a time before now)."""
+        segs = self._segments[cpu]  # type: ignore[index]
+        if len(segs) > SEGMENTS_KEPT:
+            _drop_ended(segs, now)
+        return segs
+
     def _track_segments(self) -> None:
         """Keep each processor's placed segments (busy and suspended) from now on."""
         if self._segments is None:
@@ -387,6 +401,8 @@ class Processors:
             total += self.refill_s  # its working set is in another processor's cache
             self.migrations += 1
             self.refill_time_s += self.refill_s
+        if self._segments is not None:
+            self.segments_at(cpu, start)  # (drops the ended ones, if many)
         free_at = self.free_at
         woke = free_at[cpu] < start - 1e-9
         if woke:
@@ -679,7 +695,7 @@ class Processors:
         start = now + redispatch_s  # suspended until PR/SM dispatches it
         susp_s = self.susp_s
         susp_s[cpu] += redispatch_s
-        segments = self._segments[cpu]  # type: ignore[index]
+        segments = self.segments_at(cpu, now)
         segments.append((now, start, 0.0))
         speed = self.speed[cpu]
         if speed == 1.0:
@@ -749,11 +765,7 @@ class Processors:
         if self._segments is None:
             return max(0.0, self.free_at[cpu] - now), 0.0
         segs = self._segments[cpu]
-        if segs:
-            if segs[-1][1] <= now:  # all have ended
-                segs.clear()
-            elif segs[0][1] <= now:  # drop the ended ones, a prefix (ends in order)
-                del segs[: bisect_right(segs, now, key=_END)]
+        _drop_ended(segs, now)
         busy = susp = 0.0
         for start, end, speed in segs:
             wall = end - (start if start > now else now)
@@ -830,6 +842,15 @@ class Processors:
         gap = 1.0 / (user.timer_hz * user.virtual_cpus)
         popped = now - (now / gap - user.timer_phase) % 1.0 * gap  # its last pop
         return all(start < popped and end > now for start, end in self.guest_burst)
+
+
+def _drop_ended(segs: list[tuple[float, float, float]], now: float) -> None:
+    """Drop the segments that ended by *now*: a prefix, since they end in order."""
+    if segs:
+        if segs[-1][1] <= now:  # all have ended
+            segs.clear()
+        elif segs[0][1] <= now:
+            del segs[: bisect_right(segs, now, key=_END)]
 
 
 def share_weights(users: Iterable[Vmdbk]) -> None:

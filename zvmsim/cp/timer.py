@@ -67,7 +67,7 @@ def timer_pops(
                         wakes[cpu] += 1
                         start = now + redispatch_s  # suspended until PR/SM dispatches it
                         susp_s[cpu] += redispatch_s
-                        processors._segments[cpu].append((now, start, 0.0))  # type: ignore[index]
+                        processors.segments_at(cpu, now).append((now, start, 0.0))
                         # it runs nothing: it ends as it starts, and no counter changes
                         free_at[cpu] = start
                         cp.burst = (start, start, 0.0, cpu, processors.speed[cpu])
