@@ -125,3 +125,21 @@ def test_settled_servers_write_to_dasd_what_they_read_back(run_data) -> None:
     guests = upage[upage["userid"].str.startswith("LNX")]
     in_use = (guests["resident"] + guests["xstor"] + guests["dasd"]) / 256  # MB
     assert (in_use < 2048 + 1).all() and (in_use > 2040).all()
+
+
+def test_linux_draws_are_randoms_own() -> None:
+    """The Linux servers' own-I/O draws (linux.below, linux.exponential) are
+    randrange's and expovariate's values from the same stream."""
+    import random
+
+    import pytest
+
+    from zvmsim.guests.linux import below, exponential
+
+    ours, theirs = random.Random(7), random.Random(7)
+    for n in (1, 2, 3, 5, 8, 1000, 2**20 + 1, 3339 * 15):
+        for _ in range(200):
+            assert below(ours, n) == theirs.randrange(n)
+            assert exponential(ours, 0.5 + n) == theirs.expovariate(0.5 + n)
+    with pytest.raises(ValueError):
+        below(ours, 0)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator
+from math import log
 from typing import TYPE_CHECKING, Any
 
 from ..cp.spaces import Space
@@ -81,6 +82,23 @@ def poisson(rnd: Any, mean: float) -> int:
         if p <= limit:
             return k
         k += 1
+
+
+def below(rnd: random.Random, n: int) -> int:
+    """``rnd.randrange(n)``, drawn as :class:`random.Random` draws it (the same values
+    from the same stream), without its argument checks and two Python-level calls."""
+    if n <= 0:
+        raise ValueError("empty range for randrange()")
+    k = n.bit_length()
+    r = rnd.getrandbits(k)  # Random._randbelow_with_getrandbits
+    while r >= n:
+        r = rnd.getrandbits(k)
+    return r
+
+
+def exponential(rnd: random.Random, rate: float) -> float:
+    """``rnd.expovariate(rate)``, drawn as :class:`random.Random` draws it (the same values)."""
+    return -log(1.0 - rnd.random()) / rate
 
 
 class LinuxThrasher(Workload):
@@ -222,13 +240,13 @@ class LinuxServer(Workload):
         rnd = m.streams.stream(f"dasd:{vm.userid}")  # its own stream: other draws stay put
         env, rate, disks = m.env, self.p["io_rate"], self.io_disks
         count, share = self.p["io_blocks"], self.p["io_read_share"]
-        yield env.timeout(rnd.expovariate(rate))
+        yield env.timeout(exponential(rnd, rate))
         while True:
-            disk = disks[rnd.randrange(len(disks))]
-            block = rnd.randrange(disk.blocks)
+            disk = disks[below(rnd, len(disks))]
+            block = below(rnd, disk.blocks)
             write = rnd.random() >= share
             start = spawn(env)  # the I/O's place, taken now ...
-            arrival = env.timeout(rnd.expovariate(rate))
+            arrival = env.timeout(exponential(rnd, rate))
             start(self._one_io(disk, block, count, write))  # ... and it starts there
             yield arrival
 
