@@ -24,7 +24,7 @@ from simpy.core import NORMAL as SIMPY_NORMAL
 from simpy.core import URGENT, EmptySchedule, StopSimulation
 from simpy.events import Event, EventPriority, Initialize, Process, Timeout, _describe_frame
 
-__all__ = ["Clock", "after"]
+__all__ = ["Clock", "after", "pending"]
 
 _BOUND = ("process", "event", "all_of", "any_of")  # SimPy binds these per instance
 # SimPy's normal priority, Final: the compiled code keeps it in a C static (no dict lookup)
@@ -44,6 +44,15 @@ def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., An
     event._ok = True
     now: float = env._now  # (a C double when compiled: SimPy types it int | float)
     heappush(env._queue, (now + delay, NORMAL, next(env._eid), event))
+    return event
+
+
+def pending(env: simpy.Environment) -> Event:
+    """``env.event()``: a new event, not yet triggered, built without the generic
+    constructor (``Event.__init__`` sets these two; the value is the class's PENDING)."""
+    event = Event.__new__(Event)
+    event.env = env
+    event.callbacks = []
     return event
 
 

@@ -55,9 +55,9 @@ from typing import Any, cast
 
 import simpy
 from simpy.core import NORMAL, URGENT
-from simpy.events import Event, Timeout
+from simpy.events import PENDING, Event, Timeout
 
-from ..clock import after
+from ..clock import after, pending
 from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
@@ -73,8 +73,15 @@ SYSTEM_FLUSH_S = 0.0005  # CP time gathered (SystemTime) before it is placed
 
 
 def _succeed_waiter(event: Timeout) -> None:
-    """The end of a burst that waited in a queue: fire the event its user waits on."""
-    event._value.succeed()
+    """The end of a burst that waited in a queue: fire the event its user waits on
+    (``waiter.succeed()``, its steps inline: no Python-level calls)."""
+    waiter = event._value
+    if waiter._value is not PENDING:
+        raise RuntimeError(f"{waiter} has already been triggered")
+    waiter._ok = True
+    waiter._value = None
+    env = waiter.env  # env.schedule(waiter), inline
+    heapq.heappush(env._queue, (env._now + 0, NORMAL, next(env._eid), waiter))
 
 
 class SystemTime:
@@ -378,7 +385,7 @@ class Processors:
                 return self._place(cpu, user, total, virtual_s)
         if excess is None:
             seq = next(self._seq)
-        event = env.event()
+        event = pending(env)
         if self._any_deferred:
             self._undefer()
         heapq.heappush(self._ready, (start_tag, seq, user, total, virtual_s, event))
@@ -394,7 +401,7 @@ class Processors:
         waiter: simpy.Event | None = None,
     ) -> simpy.Timeout:
         """Start *user*'s burst on the free processor *cpu* now (*waiter* fires at its end)."""
-        start = self.env._now
+        start: float = self.env._now  # (a C double when compiled)
         if self._segments is None and not self.refill_s and not user.limithard:
             return self._place_plain(cpu, user, total, virtual_s, waiter)
         if self.refill_s and cpu != user.burst[3] and user is not self.cp and user.tcpu_s:
@@ -574,7 +581,7 @@ class Processors:
             if not staying:
                 self.master_runs += 1
             return self._place(master, user, total, virtual_s)
-        event = self.env.event()
+        event = pending(self.env)
         if self._any_deferred:
             self._undefer()
         self._master_q.append((now, user, total, virtual_s, event))
@@ -676,7 +683,7 @@ class Processors:
         free_at = self.free_at
         low = min(free_at)
         env = self.env
-        now = env._now
+        now: float = env._now  # (a C double when compiled)
         if low >= now - 1e-9:
             return False
         cpu = free_at.index(low)

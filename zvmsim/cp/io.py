@@ -59,7 +59,7 @@ import simpy
 from simpy.core import NORMAL
 from simpy.events import Event, Timeout
 
-from ..clock import after
+from ..clock import after, pending
 from ..hardware.channels import Chpid
 from ..hardware.cucache import VolumeCache
 from ..hardware.dasd import DasdTiming
@@ -241,7 +241,7 @@ class VolumeIO:
             free = self._free_exposure(pav_eligible)
             if free is None:
                 queued = True
-                wait = env.event()
+                wait = pending(env)
                 queued_at = env._now
                 self._queue.append((pav_eligible, wait))
                 rdev = yield wait
@@ -255,17 +255,17 @@ class VolumeIO:
         path: Chpid
         device, busy_s = self.device, 0.0
         if device is not None:  # another system's I/O may hold the device: wait for it
-            asked = env.now
+            asked = env._now
             hold = device.request()
             yield hold
-            busy_s = env.now - asked
+            busy_s = env._now - asked
         if self._serial:  # the path: the first free one, or wait for one
             paths = self.paths
             asked = env._now
             self._turn = turn = (self._turn + 1) % len(paths)
             found = Chpid.free_path(paths, turn)
             if found is None:  # every path is busy: wait for the first to come free
-                wait = Event(env)  # (Chpid.acquire, whose own look finds none free either)
+                wait = pending(env)  # (Chpid.acquire, whose own look finds none free either)
                 for p in paths:
                     p.waiters.append(wait)
                 path = yield wait

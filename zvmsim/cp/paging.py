@@ -47,6 +47,7 @@ from typing import Any
 import simpy
 from simpy.core import URGENT
 
+from ..clock import pending
 from ..errors import ZvmsimError
 from .io import VolumeIO
 from .vmdbk import PGW, Vmdbk
@@ -257,7 +258,7 @@ class PagingDevices:
         response time (FCX108) start when the write is started.
         """
         vol = self.volumes[index]
-        vol.writes.append([pages, self.env.now, False])
+        vol.writes.append([pages, self.env._now, False])
         vol.queued += pages
         vol.writes_pending += 1
         vol.volume.held += 1
@@ -279,7 +280,7 @@ class PagingDevices:
         :meth:`_kick` wakes it, and waits in between."""
         while True:
             yield from self._writer(vol)
-            vol._wake = self.env.event()
+            vol._wake = pending(self.env)
             yield vol._wake
 
     def spread(self, pages: int) -> list[tuple[int, int]]:
@@ -331,7 +332,7 @@ class PagingDevices:
                 entry = writes[0]
                 if not entry[2]:  # the block's first I/O: its wait in CP's queue ends
                     entry[2] = True
-                    vol.queue_s += env.now - entry[1]
+                    vol.queue_s += env._now - entry[1]
                 take = min(entry[0], run - pages)
                 entry[0] -= take
                 vol.queued -= take

@@ -54,7 +54,7 @@ def timer_pops(
         eid = env._eid
 
         def tick_pop() -> None:
-            now = env._now
+            now: float = env._now  # (a C double when compiled)
             # wake's own first tests, inline: most pops find no processor waiting
             redispatch_s = processors.redispatch_s
             if redispatch_s and not ready and not master_q:
