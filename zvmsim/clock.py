@@ -31,19 +31,23 @@ _BOUND = ("process", "event", "all_of", "any_of")  # SimPy binds these per insta
 NORMAL: Final = EventPriority(1)
 if NORMAL != SIMPY_NORMAL:  # pragma: no cover (SimPy's own, should it ever change)
     raise ImportError(f"simpy.core.NORMAL is {SIMPY_NORMAL}, zvmsim.clock expects {NORMAL}")
+# what a timeout is made with, Final: C statics when compiled (no module dict lookups)
+_TIMEOUT: Final = Timeout
+_NEW: Final = Timeout.__new__  # object.__new__: Timeout.__new__(Timeout) without the look-up
+_PUSH: Final = heappush
 
 
 def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., Any]]) -> Timeout:
     """``env.timeout(delay)`` with *callbacks* as its callbacks, built without the
     generic constructor (the hot paths' timeouts: the same time, priority and id)."""
-    event = Timeout.__new__(Timeout)
+    event: Timeout = _NEW(_TIMEOUT)
     event.env = env
     event.callbacks = callbacks
     event._value = None
     event._delay = delay
     event._ok = True
     now: float = env._now  # (a C double when compiled: SimPy types it int | float)
-    heappush(env._queue, (now + delay, NORMAL, next(env._eid), event))
+    _PUSH(env._queue, (now + delay, NORMAL, next(env._eid), event))
     return event
 
 
@@ -54,6 +58,18 @@ def pending(env: simpy.Environment) -> Event:
     event.env = env
     event.callbacks = []
     return event
+
+
+def _first(at: float, eid: int, head: tuple[Any, ...]) -> bool:
+    """Whether ``(at, NORMAL, eid)`` (the tick's place) comes before the schedule's first
+    entry *head*: that tuple comparison, field by field, without making the tuple."""
+    head_at = head[0]
+    if at != head_at:
+        return at < head_at
+    priority = head[1]
+    if priority != NORMAL:
+        return NORMAL < priority
+    return eid < head[2]  # (event ids are unique: never equal)
 
 
 class _Process(Process):
@@ -182,10 +198,8 @@ class Clock(simpy.Environment):
         try:
             while True:
                 tick_at = self._tick_at  # inf while no tick is pending
-                if tick_at != inf and (
-                    not queue
-                    or (tick_at <= queue[0][0] and (tick_at, NORMAL, self._tick_eid) < queue[0])
-                ):  # the tick comes first: it runs in its event's place
+                if tick_at != inf and (not queue or _first(tick_at, self._tick_eid, queue[0])):
+                    # the tick comes first: it runs in its event's place
                     fn = self._tick_fn
                     self._tick_at, self._tick_fn = inf, None
                     self._now = tick_at
