@@ -107,7 +107,8 @@ class _Process(Process):
                 env.schedule(self)
                 break
             try:
-                callbacks = cast(Any, event).callbacks  # None once processed (not a list)
+                # None once processed; typed, so the compiled append is the list's own
+                callbacks: list[Any] | None = cast(Any, event).callbacks
             except AttributeError:
                 if hasattr(event, "callbacks"):
                     raise
@@ -210,7 +211,8 @@ class Clock(simpy.Environment):
                     self._now, _, _, event = self._current = pop(queue)
                 except IndexError:
                     raise EmptySchedule from None
-                callbacks, event.callbacks = event.callbacks, None
+                callbacks: list[Any] = event.callbacks  # (typed: a list's own loop)
+                event.callbacks = None  # type: ignore[assignment]
                 try:
                     for callback in callbacks:
                         callback(event)

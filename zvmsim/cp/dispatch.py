@@ -144,7 +144,8 @@ class _Sliced:
             piece = left if left < slice_s else slice_s  # min(slice_s, left), its tie
             self.left -= piece
             event = procs.run(self.user, piece * self.share, piece * (1.0 - self.share))
-            callbacks = cast(Any, event).callbacks  # None once processed (not a list)
+            # None once processed; typed, so the compiled append is the list's own
+            callbacks: list[Any] | None = cast(Any, event).callbacks
             if callbacks is not None:  # not processed yet: go on when it is
                 callbacks.append(self._slice)
                 return

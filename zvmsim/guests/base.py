@@ -79,8 +79,9 @@ class _Spawned:
                     event = generator.throw(exc)
             except StopIteration:
                 return
-            if event.callbacks is not None:
-                event.callbacks.append(self)
+            callbacks: list[Any] | None = event.callbacks  # (typed: the list's own append)
+            if callbacks is not None:
+                callbacks.append(self)
                 return
 
 
