@@ -190,7 +190,6 @@ class Space:
         "aged_written",
         "slotted",
         "blocked",
-        "blocks_on",
     )
 
     def __init__(
@@ -225,9 +224,6 @@ class Space:
         self.page_writes = 0
         # pages written to paging DASD and the blocks they went in (counted spaces)
         self.blocked = [0, 0]
-        # paging volume -> the paging blocks its pages there are in (counted spaces;
-        # a float: a read that brings part of a block uses that part of it)
-        self.blocks_on: dict[int, float] = {}
         self.steals = 0
         self.x_to_ms = 0
         self.ms_to_x = 0

@@ -60,28 +60,6 @@ SEGMENT_PAGES = 256  # a 1 MB segment of virtual storage
 PGMBK_FRAMES = 2  # a PGMBK (8 KB) per segment backed
 
 
-def segment_block(space: Space, count: int) -> float:
-    """The mean paging block of *count* pages of a counted *space* stolen together.
-
-    A block is the pages of one segment (1 MB) stolen together, as for a space
-    with a page table (:meth:`Storage._write_blocks`). A counted space's stolen
-    pages are spread uniformly over the segments of its footprint, so *count*
-    of them fall in S(1 - (1 - 1/S)^count) of its S segments on average: a
-    VDISK's steal fills its few segments' blocks, a large guest's lies one or
-    two pages to a segment.
-    """
-    segments = max(1, -(-space.footprint // SEGMENT_PAGES))
-    if segments == 1 or count <= 1:
-        return float(max(1, count))
-    hit = segments * -math.expm1(count * math.log1p(-1.0 / segments))
-    return count / max(1.0, hit)
-
-
-def _blocks_on(on: dict[int, float], volume: int, blocks: float) -> None:
-    """*blocks* more paging blocks of a counted space on volume *volume*."""
-    on[volume] = on.get(volume, 0.0) + blocks
-
-
 def _slots_on(on: dict[int, int], volume: int, n: int) -> None:
     """*n* more pages of a counted space on paging volume *volume*, in its ``dasd_on``.
 
@@ -528,18 +506,12 @@ class Storage:
             space.page_writes += count
         paging = self.paging
         if pages is None and self.quiet:
-            # the history's steals stand for many of the demand scan's: each takes
-            # about its even share of one refill from low to high from a space
-            share = max(1, (self.high - self.low) // max(1, len(self.spaces)))
-            seg = segment_block(space, min(count, share))
             for volume, n in paging.spread(count):
                 _slots_on(space.dasd_on, volume, n)
                 space.blocked[0] += n  # in the blocks the volume's cursor would give
                 space.blocked[1] += -(-n // paging.run_at(volume, count))
-                _blocks_on(space.blocks_on, volume, n / min(seg, n))
             return
         if pages is None:
-            seg = segment_block(space, count)
             done = 0
             while done < count:
                 volume, n = paging.place(count - done)
@@ -548,7 +520,6 @@ class Storage:
                 _slots_on(space.dasd_on, volume, n)
                 space.blocked[0] += n
                 space.blocked[1] += 1
-                _blocks_on(space.blocks_on, volume, n / max(1.0, min(seg, n)))
                 done += n
             return
         # the pages in address order, cut into blocks at each segment's end and
@@ -725,11 +696,10 @@ class Storage:
             raise ZvmsimError(f"{space.name} released while pages are in flight")
         self.available += space.resident
         self.xstore_used -= space.xstor
-        blocks = space.blocks_on
+        block = self.block_of(space)
         for volume, n in space.dasd_on.items():
-            self.paging.volumes[volume].free(n, max(1, min(n, round(blocks.get(volume, n)))))
+            self.paging.volumes[volume].free(n, -(-n // block))
         space.dasd_on.clear()
-        blocks.clear()
         space.resident = space.referenced = space.xstor = space.dasd = 0
         self.available += PGMBK_FRAMES * space.pgmbks  # its page tables go too
         self.cp_frames -= PGMBK_FRAMES * space.pgmbks
@@ -782,30 +752,22 @@ class Storage:
         left = n - from_x
         space.dasd -= left
         on, total = space.dasd_on, sum(space.dasd_on.values())
+        volumes = self.paging.volumes
         for volume in sorted(on):
             if not left:  # the rest would take nothing
                 break
             take = min(left, on[volume], -(-(n - from_x) * on[volume] // total))
-            self._history_read(space, volume, take)
+            on[volume] -= take
+            volumes[volume].used -= take
             left -= take
         if left:
             for volume in sorted(on):
                 take = min(left, on[volume])
-                self._history_read(space, volume, take)
+                on[volume] -= take
+                volumes[volume].used -= take
                 left -= take
         for volume in [v for v, pages in on.items() if not pages]:
             del on[volume]
-            space.blocks_on.pop(volume, None)
-
-    def _history_read(self, space: Space, volume: int, take: int) -> None:
-        """*take* of a counted *space*'s pages on *volume* came back in the past:
-        their slots and their share of its blocks there go."""
-        on = space.dasd_on
-        blocks = space.blocks_on
-        if volume in blocks and on[volume]:
-            blocks[volume] *= 1.0 - take / on[volume]
-        on[volume] -= take
-        self.paging.volumes[volume].used -= take
 
     @staticmethod
     def block_of(space: Space) -> int:
@@ -825,12 +787,10 @@ class Storage:
             pick -= held
             if pick < 0:
                 break
-        held = on[volume]
-        n = min(pages or self._block_read(space, volume, held, -pick / held), held)
+        n = min(pages or self.read_pages, on[volume])
         on[volume] -= n
         if not on[volume]:
             del on[volume]
-            space.blocks_on.pop(volume, None)
         self.take_frames(n)
         space.dasd -= n
         space.moving += n
@@ -841,21 +801,6 @@ class Storage:
         space.resident += n
         space.referenced += 1
         space.page_reads += n
-
-    def _block_read(self, space: Space, volume: int, held: int, draw: float) -> int:
-        """The pages a fault reads from a counted *space*'s *held* pages on *volume*:
-        the faulting page and the next of its block, ``read_pages`` at most.
-
-        The space keeps its blocks there as a count, so a block is one of their
-        mean size (its fraction drawn with *draw*, uniform in (0, 1]); the part
-        of a block the read brings leaves with it, which keeps the mean."""
-        blocks = space.blocks_on.get(volume, 0.0)
-        mean = max(1.0, held / blocks) if blocks > 0.0 else float(self.read_pages)
-        whole = int(mean)
-        n = min(self.read_pages, whole + (1 if draw <= mean - whole else 0))
-        if blocks:
-            space.blocks_on[volume] = max(0.0, blocks - n / mean)
-        return n
 
     def touch_cold(self, user: Vmdbk, space: Space, write: bool) -> Generator[Any, Any, Any] | None:
         """Touch one page of a counted space outside its hot set, chosen uniformly
