@@ -17,6 +17,17 @@ machine (SVM wait): its idle samples are *SVM and* test idle (%TI), then
 *SVM and* dormant (%DM), as seed 000's PERFSVM shows (%TI 5, %DM 60). Other
 servers wait for no service machine: dormant, they are in no USTAT column.
 
+A server may keep files on a minidisk (``disk``): after each wake by its timer
+it writes ``write_ios`` block I/Os of ``blocks_per_io`` 4 KB blocks there, one
+after the other, appending where the last left off. The performance monitor
+does this: each interval Performance Toolkit appends the interval's figures to
+its history files on its A-disk (the HISTLOG and trend files, z/VM Performance
+Toolkit Guide, "Performance history data") and its console log; a CMS append
+writes the data blocks, then the file's pointer block and the directory on
+close. CMS starts the block I/O (DIAGNOSE X'250', asynchronous) and waits for
+it in an enabled wait: CP samples the server I/O active (%IOA), not in I/O
+wait.
+
 With ``stay`` on, CP never drops the server: it sits in the dispatch list in
 test idle between wakes (%TIW) and uses no processor time there, so the
 samples find it active only around its wakes. z/VM's TCP/IP stack shows this
@@ -38,7 +49,15 @@ __all__ = ["CmsService"]
 class CmsService(Workload):
     """A CMS server: dormant between wakes by its timer or by work."""
 
-    PARAMS = {"timer_s": 0.0, "work_s": 0.0, "cpu_ms": 5.0, "stay": False}
+    PARAMS = {
+        "timer_s": 0.0,
+        "work_s": 0.0,
+        "cpu_ms": 5.0,
+        "stay": False,
+        "disk": "",  # a minidisk the server writes its files to after each timer wake
+        "write_ios": 0,
+        "blocks_per_io": 1,
+    }
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -51,6 +70,25 @@ class CmsService(Workload):
             raise ZvmsimError(f"user {self.vm.userid}: cpu_ms must not be negative")
         self.timer = timer
         self.fed = self.p["timer_s"] < 0  # waits for *MONITOR's data (SVM wait)
+        if self.p["write_ios"] < 0 or self.p["blocks_per_io"] < 1:
+            raise ZvmsimError(f"user {self.vm.userid}: bad write_ios or blocks_per_io")
+        self.disk = self.minidisk(self.p["disk"]) if self.p["disk"] else None
+        self.append_at = 0  # the next block the server's files grow into
+
+    @property
+    def links(self) -> list[str]:
+        return [self.disk.name] if self.disk is not None else []
+
+    def _write_files(self) -> Generator:
+        """Append to the server's files: ``write_ios`` asynchronous block writes (%IOA)."""
+        vm, disk, count = self.vm, self.disk, self.p["blocks_per_io"]
+        assert disk is not None
+        vm.state = TIW
+        for _ in range(self.p["write_ios"]):
+            vm.ios += 1
+            yield from disk.io(vm, self.append_at, count, True, state=None)
+            vm.ios -= 1
+            self.append_at = (self.append_at + count) % disk.blocks
 
     def _next_wake(self, now: float, timer_at: float) -> float:
         work = self.p["work_s"]
@@ -69,12 +107,17 @@ class CmsService(Workload):
             vm.state = TIW
         yield env.timeout(wake - env.now)
         while True:
-            if env.now >= timer_at - 1e-12:
+            timed = env.now >= timer_at - 1e-12
+            if timed:
                 timer_at += self.timer
             if not stay:
                 m.add_to_dispatch_list(vm)
+            vm.svm_wait = False
             yield m.processors.run(vm, cpu_s * (0.5 + rnd.random()), 0.0)
             wake = self._next_wake(env.now, timer_at)
+            if timed and self.disk is not None:
+                yield from self._write_files()
+                wake = max(wake, env.now)
             vm.svm_wait = self.fed
             if stay:
                 yield from self.wait(max(0.0, wake - env.now), dormant=False)
