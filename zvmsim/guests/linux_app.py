@@ -90,6 +90,9 @@ class LinuxApp(LinuxServer):
         "disk_blocks": "",  # per disk, comma-separated: blocks per I/O (empty: blocks_per_io)
         "hot_mb": 0.0,  # per disk: the region most of its I/O goes to (0: uniform)
         "hot_share": 0.8,
+        # the reads' chance to fall in the hot region (negative: hot_share): an
+        # application that reads only its busy files (indexes, recent data)
+        "read_hot_share": -1.0,
         "vswitch": "",  # the VSWITCH its virtual NIC is coupled to
         "net_out_kb": 0.0,  # per transaction
         "net_in_kb": 0.0,
@@ -221,7 +224,8 @@ class LinuxApp(LinuxServer):
         yield cpu.run(self.vm, busy, 0.0)
 
     def prepare(self) -> None:
-        """Storage as a Linux server's; the hot regions of its disks are in the CU cache."""
+        """Storage as a Linux server's; the hot regions of its disks are in the CU cache
+        and, where CP caches the minidisk, in the minidisk cache: in use for hours."""
         super().prepare()
         hot = self._hot_blocks()
         for disk in self.disks:
@@ -229,6 +233,8 @@ class LinuxApp(LinuxServer):
             if hot and cache is not None:
                 last = disk.first_track + (min(hot, disk.blocks) - 1) // disk.blocks_per_track
                 cache.warm(range(disk.first_track, last + 1))
+            if hot and disk.mdc is not None:
+                disk.mdc.touch(disk.mdc_keys(0, min(hot, disk.blocks)))
 
     def _per_disk(self, name: str, low: float, high: float | None) -> list[float] | None:
         """A comma-separated per-disk list of figures in [low, high], or None if not given."""
@@ -263,6 +269,9 @@ class LinuxApp(LinuxServer):
         vm, rnd, disks = self.vm, self.rnd, self.disks
         count, share = self.p["blocks_per_io"], self.p["read_share"]
         hot, hot_share = self._hot_blocks(), self.p["hot_share"]
+        read_hot = self.p["read_hot_share"]
+        if read_hot < 0:
+            read_hot = hot_share
         shares, blocks = self._read_shares, self._blocks
         for _ in range(poisson(rnd, self.p["io_per_txn"])):
             index = self._pick_disk()
@@ -270,7 +279,8 @@ class LinuxApp(LinuxServer):
             write = rnd.random() >= (share if shares is None else shares[index])
             if blocks is not None:
                 count = blocks[index]
-            span = min(hot, disk.blocks) if hot and rnd.random() < hot_share else disk.blocks
+            in_hot = rnd.random() < (hot_share if write else read_hot)
+            span = min(hot, disk.blocks) if hot and in_hot else disk.blocks
             # the request's thread waits; the virtual CPU idles in an enabled wait with
             # the I/O in flight, which CP samples as I/O active, not as CP's I/O wait
             vm.state = TIW
