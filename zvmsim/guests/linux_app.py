@@ -90,9 +90,9 @@ class LinuxApp(LinuxServer):
         "disk_blocks": "",  # per disk, comma-separated: blocks per I/O (empty: blocks_per_io)
         "hot_mb": 0.0,  # per disk: the region most of its I/O goes to (0: uniform)
         "hot_share": 0.8,
-        # the reads' chance to fall in the hot region (negative: hot_share): an
-        # application that reads only its busy files (indexes, recent data)
-        "read_hot_share": -1.0,
+        # reads of the application's busy files (indexes, the data it wrote last), all
+        # in the hot region of its first disk, per transaction after its other I/O
+        "hot_reads_per_txn": 0.0,
         "vswitch": "",  # the VSWITCH its virtual NIC is coupled to
         "net_out_kb": 0.0,  # per transaction
         "net_in_kb": 0.0,
@@ -140,6 +140,10 @@ class LinuxApp(LinuxServer):
         self.space.hot = self.space.wss  # Linux touches its hot set all the time
         self.txns = 0
         self.resp_s = 0.0
+        # the busy-file reads draw from their own stream: the other draws stay put
+        self._reads_rnd = self.machine.streams.stream(f"hot-reads:{self.vm.userid}")
+        if self.p["hot_reads_per_txn"] > 0 and not (self.disks and self._hot_blocks()):
+            raise ZvmsimError(f"user {self.vm.userid}: hot_reads_per_txn needs disks and hot_mb")
         # a swap I/O to the VDISK: one 4 KB page, eight FBA blocks CP moves
         self._swap_cp_s = vdisk_io_cp_s(self.machine.config.calibration.path_us, PAGE_BLOCKS)
 
@@ -269,9 +273,6 @@ class LinuxApp(LinuxServer):
         vm, rnd, disks = self.vm, self.rnd, self.disks
         count, share = self.p["blocks_per_io"], self.p["read_share"]
         hot, hot_share = self._hot_blocks(), self.p["hot_share"]
-        read_hot = self.p["read_hot_share"]
-        if read_hot < 0:
-            read_hot = hot_share
         shares, blocks = self._read_shares, self._blocks
         for _ in range(poisson(rnd, self.p["io_per_txn"])):
             index = self._pick_disk()
@@ -279,13 +280,25 @@ class LinuxApp(LinuxServer):
             write = rnd.random() >= (share if shares is None else shares[index])
             if blocks is not None:
                 count = blocks[index]
-            in_hot = rnd.random() < (hot_share if write else read_hot)
-            span = min(hot, disk.blocks) if hot and in_hot else disk.blocks
+            span = min(hot, disk.blocks) if hot and rnd.random() < hot_share else disk.blocks
             # the request's thread waits; the virtual CPU idles in an enabled wait with
             # the I/O in flight, which CP samples as I/O active, not as CP's I/O wait
             vm.state = TIW
             vm.ios += 1
             yield from disk.io(vm, rnd.randrange(span), count, write, state=None)
+            vm.ios -= 1
+        if self.p["hot_reads_per_txn"] > 0:
+            yield from self._hot_reads()
+
+    def _hot_reads(self) -> Generator:
+        """The request's reads of its busy files: the hot region of its first disk."""
+        vm, rnd, disk = self.vm, self._reads_rnd, self.disks[0]
+        count = self.p["blocks_per_io"] if self._blocks is None else self._blocks[0]
+        span = min(self._hot_blocks(), disk.blocks)
+        for _ in range(poisson(rnd, self.p["hot_reads_per_txn"])):
+            vm.state = TIW
+            vm.ios += 1
+            yield from disk.io(vm, rnd.randrange(span), count, False, state=None)
             vm.ios -= 1
 
 
