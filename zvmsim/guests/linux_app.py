@@ -91,8 +91,10 @@ class LinuxApp(LinuxServer):
         "hot_mb": 0.0,  # per disk: the region most of its I/O goes to (0: uniform)
         "hot_share": 0.8,
         # reads of the application's busy files (indexes, the data it wrote last), all
-        # in the hot region of its first disk, per transaction after its other I/O
+        # in the hot region of one disk (hot_reads_disk, from 0), per transaction after
+        # its other I/O
         "hot_reads_per_txn": 0.0,
+        "hot_reads_disk": 0,
         "vswitch": "",  # the VSWITCH its virtual NIC is coupled to
         "net_out_kb": 0.0,  # per transaction
         "net_in_kb": 0.0,
@@ -142,8 +144,10 @@ class LinuxApp(LinuxServer):
         self.resp_s = 0.0
         # the busy-file reads draw from their own stream: the other draws stay put
         self._reads_rnd = self.machine.streams.stream(f"hot-reads:{self.vm.userid}")
-        if self.p["hot_reads_per_txn"] > 0 and not (self.disks and self._hot_blocks()):
-            raise ZvmsimError(f"user {self.vm.userid}: hot_reads_per_txn needs disks and hot_mb")
+        if self.p["hot_reads_per_txn"] > 0 and not (
+            self._hot_blocks() and 0 <= self.p["hot_reads_disk"] < len(self.disks)
+        ):
+            raise ZvmsimError(f"user {self.vm.userid}: hot reads need hot_mb and hot_reads_disk")
         # a swap I/O to the VDISK: one 4 KB page, eight FBA blocks CP moves
         self._swap_cp_s = vdisk_io_cp_s(self.machine.config.calibration.path_us, PAGE_BLOCKS)
 
@@ -291,9 +295,10 @@ class LinuxApp(LinuxServer):
             yield from self._hot_reads()
 
     def _hot_reads(self) -> Generator:
-        """The request's reads of its busy files: the hot region of its first disk."""
-        vm, rnd, disk = self.vm, self._reads_rnd, self.disks[0]
-        count = self.p["blocks_per_io"] if self._blocks is None else self._blocks[0]
+        """The request's reads of its busy files: the hot region of one of its disks."""
+        index = self.p["hot_reads_disk"]
+        vm, rnd, disk = self.vm, self._reads_rnd, self.disks[index]
+        count = self.p["blocks_per_io"] if self._blocks is None else self._blocks[index]
         span = min(self._hot_blocks(), disk.blocks)
         for _ in range(poisson(rnd, self.p["hot_reads_per_txn"])):
             vm.state = TIW
