@@ -143,7 +143,11 @@ class LinuxApp(LinuxServer):
         self.txns = 0
         self.resp_s = 0.0
         # the busy-file reads draw from their own stream: the other draws stay put
-        self._reads_rnd = self.machine.streams.stream(f"hot-reads:{self.vm.userid}")
+        self._reads_rnd = (
+            self.machine.streams.stream(f"hot-reads:{self.vm.userid}")
+            if self.p["hot_reads_per_txn"] > 0
+            else self.rnd
+        )
         if self.p["hot_reads_per_txn"] > 0 and not (
             self._hot_blocks() and 0 <= self.p["hot_reads_disk"] < len(self.disks)
         ):
