@@ -21,8 +21,9 @@ A server may keep files on a minidisk (``disk``): after each wake by its timer
 it writes ``write_ios`` block I/Os of ``blocks_per_io`` 4 KB blocks there, one
 after the other, appending where the last left off. The performance monitor
 does this: each interval Performance Toolkit appends the interval's figures to
-its history files on its A-disk (the HISTLOG and trend files, z/VM Performance
-Toolkit Guide, "Performance history data") and its console log; a CMS append
+its history files on its A-disk (the history log and trend files the z/VM
+Performance Toolkit Guide describes; our reference search found no page giving
+how many blocks, so the count is a scenario's choice); a CMS append
 writes the data blocks, then the file's pointer block and the directory on
 close. CMS starts the block I/O (DIAGNOSE X'250', asynchronous) and waits for
 it in an enabled wait: CP samples the server I/O active (%IOA), not in I/O
