@@ -113,7 +113,8 @@ def test_undersized_dashboard_cures_the_paging_with_storage() -> None:
 
     board = undersized_dashboard()
     assert list(board.controls) == [
-        "ifls", "central_gb", "xstore_gb", "paging_volumes", "sibling_busy", "workload_day",
+        "ifls", "central_gb", "xstore_gb", "paging_volumes", "paging_dasd", "sibling_busy",
+        "workload_day",
     ]  # fmt: skip
     for name in ("SYSSUMLG", "DEVICE CPOWNED", "LPAR", "Health check"):
         assert name in board.text
@@ -130,6 +131,7 @@ def test_undersized_dashboard_cures_the_paging_with_storage() -> None:
     busy = float(_row(board.text, ">>Mean>>")[1])  # Pct Busy, the before day's guests
     board.controls["workload_day"].value = "after"  # the seed's after day: lighter guests
     assert board.controls["sibling_busy"].value == 0.029  # ... and a busier VMLNX3
+    assert board.controls["paging_dasd"].value == "3390-9"  # ... on the reconfigured DASD
     assert not board.error and float(_row(board.text, ">>Mean>>")[1]) < 0.6 * busy
 
 

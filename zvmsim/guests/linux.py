@@ -22,6 +22,12 @@ finding its reference bits off steals it. A warm page that is not resident was
 stolen recently, so it is among the owner's newest pages out: in expanded
 storage when the owner has pages there (where CP put what it stole last),
 otherwise wherever the owner's pages are.
+
+An idle server with the on-demand timer (``dormant_between_ticks``, no timer
+ticks) wakes only for its own work: in between, CP finds it idle, keeps it in
+the dispatch list for the test-idle time and then drops it. Dormant, it is the
+demand scan's first victim: CP "start[s] taking measures to trim memory pages"
+(IBM developerWorks, Linux on System z tuning: the On Demand Timer Patch).
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..cp.spaces import Space
 from ..cp.storage import SEGMENT_PAGES
-from ..cp.vmdbk import RUN, TIW, Vmdbk
+from ..cp.vmdbk import DM, RUN, TIW, Vmdbk
 from ..errors import ZvmsimError
 from .base import Workload, spawn
 
@@ -181,6 +187,10 @@ class LinuxServer(Workload):
         "cpu_ms_per_s": 20.0,
         "tick_s": 0.5,
         "hz": 0,  # Linux timer interrupts per second (100 for a 2.6 kernel of 2008)
+        # an idle guest with the on-demand timer and no ticks (hz = 0): between its
+        # wakes CP sees it idle, so it leaves the dispatch list (dormant) and the
+        # demand scan takes its pages first (see run)
+        "dormant_between_ticks": False,
         # the guest's own DASD I/O, beside its paging: asynchronous I/Os (Linux does
         # not wait for them in CP) at io_rate a second on the minidisks io_disks names
         "io_rate": 0.0,
@@ -208,6 +218,8 @@ class LinuxServer(Workload):
         self._sigp_s = path_us["sigp_us"] / 1e6
         if self.p["hz"] < 0:
             raise ZvmsimError(f"user {self.vm.userid}: hz must not be negative")
+        if self.p["dormant_between_ticks"] and self.p["hz"]:
+            raise ZvmsimError(f"user {self.vm.userid}: dormant_between_ticks needs hz = 0")
         if self.p["hz"]:  # its timer pops, out of step with the other guests' timers
             self.vm.timer_hz = float(self.p["hz"])
             self.vm.timer_phase = self.machine.streams.stream(f"timer:{self.vm.userid}").random()
@@ -269,6 +281,8 @@ class LinuxServer(Workload):
         space.footprint = used
         self.machine.storage.first_touch_counted(space, used)  # type: ignore[union-attr]
         space.referenced = min(space.resident, space.wss)  # cold pages were used long ago
+        if self.p["dormant_between_ticks"]:  # idle since long before the run
+            self.vm.state = DM
 
     def history(self, seconds: float) -> None:
         """Past cold touches: pages that were not resident came back in.
@@ -297,8 +311,13 @@ class LinuxServer(Workload):
         yield m.env.timeout(self.rnd.uniform(0.0, tick))
         m.add_to_dispatch_list(vm)
         self.start_own_io()
+        dormant = self.p["dormant_between_ticks"]
         while True:
             yield from self.tick()
+            if dormant:  # no timer pop due: CP drops it after its test-idle time
+                yield from self.test_idle(tick)
+                m.add_to_dispatch_list(vm)
+                continue
             vm.state = TIW  # idle until the next tick, still in the dispatch list
             yield m.env.timeout(tick)
 
