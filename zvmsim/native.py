@@ -46,15 +46,20 @@ MODULES = (
     "zvmsim.cp.scheduler",
     "zvmsim.cp.spaces",
     "zvmsim.cp.storage",
+    "zvmsim.cp.storage63",
     "zvmsim.cp.timer",
     "zvmsim.cp.vmdbk",
     "zvmsim.guests.base",
     "zvmsim.guests.cms",
+    "zvmsim.guests.cmsint",
     "zvmsim.guests.linux",
     "zvmsim.guests.vdisk_format",
+    "zvmsim.guests.virstor",
     "zvmsim.hardware.channels",
     "zvmsim.hardware.dasd",
     "zvmsim.hardware.occupancy",
+    "zvmsim.hardware.pools",
+    "zvmsim.hardware.prsm",
 )
 GROUP = "zvmsim_native"  # mypyc's shared library: zvmsim_native__mypyc
 MYPY = "mypy==2.4.1"  # the mypyc that builds them (pyproject.toml's dev extra pins it too)
