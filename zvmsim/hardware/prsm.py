@@ -38,7 +38,7 @@ import math
 import random
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import simpy
 
@@ -260,7 +260,7 @@ class Prsm:
     def _others_demand(self, part: PartitionConfig, now: float) -> float:
         return part.logical * part.busy if now >= part.busy_from_s else 0.0
 
-    def _run(self) -> Generator[Any, Any, Any]:
+    def _run(self) -> Generator:
         procs, own = self.processors, self.own
         while True:
             now = self.env.now
@@ -282,12 +282,12 @@ class Prsm:
             self._demand += SMOOTHING * (demand_own - self._demand)
             demand_own = self._demand
             pool = [p for p in self.cec.partitions if p.pu_type == own.pu_type and not p.dedicated]
-            pool_pus = self.cec.pus.get(own.pu_type, 0) - sum(
+            capacity = self.cec.pus.get(own.pu_type, 0) - sum(
                 p.logical for p in self.cec.partitions if p.pu_type == own.pu_type and p.dedicated
             )
             demand = {p.name: (demand_own if p.own else self._others_demand(p, now)) for p in pool}
             # PR/SM's own time comes out of the pool first
-            capacity = max(0.0, pool_pus - self._overhead_rate(pool, now, span))
+            capacity = max(0.0, capacity - self._overhead_rate(pool, now, span))
             alloc = share_pool(
                 capacity,
                 demand,
