@@ -59,6 +59,8 @@ MODULES = (
     "zvmsim.hardware.channels",
     "zvmsim.hardware.dasd",
     "zvmsim.hardware.occupancy",
+    "zvmsim.hardware.pools",
+    "zvmsim.hardware.prsm",
 )
 GROUP = "zvmsim_native"  # mypyc's shared library: zvmsim_native__mypyc
 MYPY = "mypy==2.4.1"  # the mypyc that builds them (pyproject.toml's dev extra pins it too)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import simpy
 
@@ -124,7 +124,7 @@ class OtherPools:
         self.running = True
         self.env.process(self._run())
 
-    def _run(self) -> Generator:
+    def _run(self) -> Generator[Any, Any, Any]:
         cec = self.cec
         tick = cec.tick_ms / 1000.0
         swing_every = max(1, round(cec.swing_s / tick))
