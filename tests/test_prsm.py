@@ -8,7 +8,7 @@ import pytest
 from conftest import lpar_raw
 
 import zvmsim
-from zvmsim.hardware.prsm import Prsm, share_pool
+from zvmsim.hardware.prsm import PartitionConfig, Prsm, share_pool
 from zvmsim.machine import Machine
 from zvmsim.scenario import Scenario
 
@@ -96,11 +96,17 @@ def test_ceclog_adds_up_the_partitions_pool_the_lpar_report_does_not() -> None:
 def test_prsm_time_for_a_logical_pu_falls_between_its_dispatches() -> None:
     """A logical PU dispatched a whole interval leaves PR/SM no time for it then:
     its %Busy (dispatched + %Ovhd) stays at 100, where a part-busy one pays its share."""
-    prsm = Prsm.__new__(Prsm)  # only the sampling: overhead stands in
-    prsm._sampled = {}
-    part: Any = type("Part", (), {"name": "VM1", "pu_type": "IFL"})()
+
+    class Sampling(Prsm):  # only the sampling: overhead stands in
+        def __init__(self) -> None:
+            self._sampled = {}
+
+        def overhead(self, part: Any, now: float, busy: list[float] | None = None) -> list[float]:
+            return [x * 0.004 for x in busy or []]
+
+    prsm = Sampling()
+    part = PartitionConfig("VM1", 1, "IFL", 2, 10)
     busy = {10.0: [5.0, 10.0], 20.0: [10.0, 20.0]}  # PU 0 half busy, PU 1 saturated
-    prsm.overhead = lambda _part, _now, b: [x * 0.004 for x in b]  # type: ignore[method-assign]
     assert prsm.sampled_overhead(part, 10.0, busy[10.0]) == pytest.approx([0.02, 0.0])
     assert prsm.sampled_overhead(part, 20.0, busy[20.0]) == pytest.approx([0.04, 0.0])
     again = prsm.sampled_overhead(part, 20.0, busy[20.0])

@@ -1,12 +1,13 @@
 """The simulator's hot modules compiled with mypyc, or pure Python.
 
 ``python3 bootstrap.py setup`` compiles :data:`MODULES` (the event loop, the
-dispatcher and scheduler, real I/O, the minidisk cache, storage, address
-spaces, the demand scan and paging, the workload base, the CMS, Linux and
-VDISK-formatting guests) with mypyc into ``build/native/`` beside the ``zvmsim`` folder,
-when a C compiler and Python's headers are there (``python -m zvmsim.native
-build``). Nothing is compiled in place: the ``.py`` files stay the reference,
-and a run's reports and monitor records are byte-identical either way.
+dispatcher and scheduler, real I/O, the minidisk cache, storage (and z/VM
+6.3's), address spaces, the demand scan and paging, the workload base, the
+CMS, interactive CMS, Linux, VDISK-formatting and virtual-storage guests)
+with mypyc into ``build/native/`` beside the ``zvmsim`` folder, when a C
+compiler and Python's headers are there (``python -m zvmsim.native build``).
+Nothing is compiled in place: the ``.py`` files stay the reference, and a
+run's reports and monitor records are byte-identical either way.
 
 :func:`install` (run when ``zvmsim`` is imported) loads the compiled modules
 only if the build's manifest holds the SHA-256 of every module's source as it
@@ -46,15 +47,20 @@ MODULES = (
     "zvmsim.cp.scheduler",
     "zvmsim.cp.spaces",
     "zvmsim.cp.storage",
+    "zvmsim.cp.storage63",
     "zvmsim.cp.timer",
     "zvmsim.cp.vmdbk",
     "zvmsim.guests.base",
     "zvmsim.guests.cms",
+    "zvmsim.guests.cmsint",
     "zvmsim.guests.linux",
     "zvmsim.guests.vdisk_format",
+    "zvmsim.guests.virstor",
     "zvmsim.hardware.channels",
     "zvmsim.hardware.dasd",
     "zvmsim.hardware.occupancy",
+    "zvmsim.hardware.pools",
+    "zvmsim.hardware.prsm",
 )
 GROUP = "zvmsim_native"  # mypyc's shared library: zvmsim_native__mypyc
 MYPY = "mypy==2.4.1"  # the mypyc that builds them (pyproject.toml's dev extra pins it too)

@@ -202,8 +202,10 @@ class Storage:
 
     # ---- page-outs: called by the scan policy ----------------------------
 
-    def visit(self, space: Space) -> None:
+    def visit(self, space: Space, force: int = 0) -> int:
         """Pass-1 look at a space with a page table: new WSS projection, bits cleared.
+        (*force* and the result, pages pushed to an aging list, are z/VM 6.3's:
+        :meth:`zvmsim.cp.storage63.Storage63.visit`; here none.)
 
         CP projects a dispatched user's working set from what it holds and how
         it pages. A user that faulted like a loading user since the last look
@@ -220,6 +222,7 @@ class Storage:
         np.frombuffer(table.ref, dtype=np.uint8).fill(0)  # type: ignore[union-attr]
         space.referenced = 0
         self.reorder(space)
+        return 0
 
     def _faulting_in(self, space: Space) -> bool:
         """Whether the owner of *space* took page faults like a loading user since

@@ -31,11 +31,16 @@ thrasher) is modelled on z/VM 6.2 and earlier.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator
 from typing import Any
 
+import simpy
+
 from ..errors import ZvmsimError
 from .agelist import AgeList
+from .dispatch import Processors
+from .paging import PagingDevices
 from .spaces import ColdRun, Space
 from .storage import SEGMENT_PAGES, Storage
 from .vmdbk import Vmdbk
@@ -110,16 +115,29 @@ class AvailLists:
 class Storage63(Storage):
     """Central storage, XSTORE and paging DASD under z/VM 6.3's algorithms."""
 
-    def __init__(
+    def __init__(  # Storage's arguments, spelled out (mypyc: no *args to super())
         self,
-        *args: Any,
+        env: simpy.Environment,
+        frames: int,
+        xstore_pages: int,
+        low: int,
+        high: int,
+        paging: PagingDevices,
+        processors: Processors,
+        read_pages: int,
+        path_us: dict[str, float],
+        rnd: random.Random,
+        reorder_rnd: random.Random | None = None,
+        *,
         agelist: AgeList,
         below_2g: int = 524288,
         contig_low: int = 15,
         contig_protect: int = 15,
-        **kwargs: Any,
     ) -> None:
-        super().__init__(*args, **kwargs)
+        super().__init__(
+            env, frames, xstore_pages, low, high, paging, processors, read_pages, path_us, rnd,
+            reorder_rnd,
+        )  # fmt: skip
         self.agelist = agelist
         self.lists = AvailLists(self.frames, below_2g)
         self.contig_low = contig_low
@@ -381,8 +399,11 @@ class Storage63(Storage):
             space.referenced += n
             user.pending_cp_s += self._pgin_s * n
 
-    def read_counted(self, user: Vmdbk, space: Space) -> Generator:
-        """Fault one block of *space* in from DASD; the slots stay the pages'."""
+    def read_counted(self, user: Vmdbk, space: Space, pages: int = 0) -> Generator[Any, Any, Any]:
+        """Fault one block of *space* in from DASD; the slots stay the pages'.
+        (A block page-in of *pages* is 6.2's: :meth:`Storage.read_counted`.)"""
+        if pages:
+            raise ZvmsimError("z/VM 6.3 storage reads no block page-ins (pages=)")
         pick = self.rnd.random() * self._slots(space)
         on = space.dasd_on
         volume = -1
@@ -438,7 +459,7 @@ class Storage63(Storage):
         space.slotted += n
         space.clean += n
 
-    def touch_cold(self, user: Vmdbk, space: Space, write: bool) -> Generator | None:
+    def touch_cold(self, user: Vmdbk, space: Space, write: bool) -> Generator[Any, Any, Any] | None:
         """Touch one page outside the hot set, chosen uniformly; maybe change it.
 
         Returns a step to ``yield from`` when the page must be read from DASD.
@@ -507,7 +528,9 @@ class Storage63(Storage):
                 return done, busy, step
         return done, busy, None
 
-    def _touch_state(self, user: Vmdbk, space: Space, write: bool, pick: float) -> Generator | None:
+    def _touch_state(
+        self, user: Vmdbk, space: Space, write: bool, pick: float
+    ) -> Generator[Any, Any, Any] | None:
         """:meth:`touch_cold` past the valid cold pages (*pick* already reduced)."""
         parts = (space.ibr, space.pnr, space.aged, space.xstor, space.dasd, space.fresh)
         state = 1
@@ -529,7 +552,7 @@ class Storage63(Storage):
             self._dirty(space)
         return None
 
-    def _read_then(self, user: Vmdbk, space: Space, write: bool) -> Generator:
+    def _read_then(self, user: Vmdbk, space: Space, write: bool) -> Generator[Any, Any, Any]:
         yield from self.read_counted(user, space)
         if write:
             self._dirty(space)
@@ -540,7 +563,7 @@ class Storage63(Storage):
         if space.clean and self.rnd.random() * max(1, base) < space.clean:
             space.clean -= 1
 
-    def keep_hot(self, user: Vmdbk, space: Space) -> Generator:
+    def keep_hot(self, user: Vmdbk, space: Space) -> Generator[Any, Any, Any]:
         """The hot set (``space.wss`` pages) is touched all the time: make it valid."""
         missing = space.wss - space.valid
         for source in ("ibr", "pnr", "aged"):
@@ -558,7 +581,7 @@ class Storage63(Storage):
 
     # ---- what 6.3 does not model -------------------------------------------
 
-    def touch(self, user: Vmdbk, space: Space, page: int) -> Generator | None:
+    def touch(self, user: Vmdbk, space: Space, page: int) -> Generator[Any, Any, Any] | None:
         raise ZvmsimError(
             "guests whose pages are tracked one by one (linux_thrasher) are "
             "modelled on z/VM 6.2 and earlier only"

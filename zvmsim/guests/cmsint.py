@@ -29,14 +29,19 @@ terminals and away is in its steady state from the first second.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cp.spaces import ColdRun
+from ..cp.vmdbk import Vmdbk
 from ..errors import ZvmsimError
 from .base import Workload
 from .cms import _hot_tracks, _warm
 from .linux import PAGES_PER_MB, _space
+
+if TYPE_CHECKING:
+    from ..machine import Machine
 
 __all__ = ["CmsInteractive"]
 
@@ -61,8 +66,10 @@ class CmsInteractive(Workload):
         "name": "CMSINT",
     }
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         p = self.p
         if not 0 < p["wss_mb"] <= p["virtual_mb"]:
             raise ZvmsimError(f"user {self.vm.userid}: needs 0 < wss_mb <= virtual_mb")
@@ -117,7 +124,7 @@ class CmsInteractive(Workload):
         mean = p["long_think_s"] if rnd.random() < p["long_share"] else p["think_s"]
         return rnd.expovariate(1.0 / mean)
 
-    def _page_in(self) -> Generator:
+    def _page_in(self) -> Generator[Any, Any, Any]:
         """Bring the working set back: new pages, then XSTORE, then DASD by blocks."""
         storage, space, vm = self.machine.storage, self.space, self.vm
         assert storage is not None
@@ -130,7 +137,7 @@ class CmsInteractive(Workload):
             storage.first_touch_counted(space, min(wss - space.resident, space.untouched))
         space.referenced = min(space.resident, max(space.referenced, wss))
 
-    def _read(self) -> Generator:
+    def _read(self) -> Generator[Any, Any, Any]:
         """One read of the shared minidisk: mostly its busy tracks."""
         disk, rnd, count = self.disk, self.rnd, self.p["blocks_per_io"]
         assert disk is not None
@@ -142,7 +149,7 @@ class CmsInteractive(Workload):
             block = rnd.randrange(disk.blocks)
         yield from disk.io(self.vm, block, count, False)
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         m, vm, rnd, p = self.machine, self.vm, self.rnd, self.p
         storage, cpu, space = m.storage, m.processors, self.space
         assert storage is not None

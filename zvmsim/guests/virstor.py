@@ -29,17 +29,21 @@ processor time is the same on every z/VM release.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import simpy
 
 from ..cp.spaces import ColdRun
-from ..cp.vmdbk import TIW
+from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
 from .base import Workload
 from .linux import PAGES_PER_MB, _space
+
+if TYPE_CHECKING:
+    from ..machine import Machine
 
 __all__ = ["ApacheServer", "AwmClient", "Virstor"]
 
@@ -61,8 +65,10 @@ class Virstor(Workload):
         "dormant": True,  # leaves the dispatch list while it thinks (CMS)
     }
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         p = self.p
         if not 0 < p["wss_mb"] <= p["used_mb"] <= p["virtual_mb"]:
             raise ZvmsimError(f"user {self.vm.userid}: needs 0 < wss_mb <= used_mb <= virtual_mb")
@@ -91,15 +97,15 @@ class Virstor(Workload):
         left = int(self.p["used_mb"] * PAGES_PER_MB)
         while left > 0:  # a segment's worth at a time, as a guest touches it
             n = min(left, 64 * PAGES_PER_MB)
-            storage.first_touch_counted(space, n)
+            storage.first_touch_counted(space, n)  # type: ignore[union-attr]
             left -= n
         space.referenced = min(space.resident, space.wss)
         # its colder pages have been paged out and back since; those it only read
         # are unchanged since then (z/VM 6.3 keeps their copies on DASD)
         cold = space.resident - min(space.wss, space.resident)
-        storage.history_clean(space, round(cold * (1.0 - self.p["write_pct"] / 100.0)))
+        storage.history_clean(space, round(cold * (1.0 - self.p["write_pct"] / 100.0)))  # type: ignore[union-attr]
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         m, vm, rnd, p = self.machine, self.vm, self.rnd, self.p
         storage, cpu, space = m.storage, m.processors, self.space
         dormant = p["dormant"]
@@ -111,7 +117,7 @@ class Virstor(Workload):
         slice_s = cpu.slice_s
         while True:
             start = m.env.now
-            yield from storage.keep_hot(vm, space)
+            yield from storage.keep_hot(vm, space)  # type: ignore[union-attr]
             touches = p["touches"]
             work = p["cpu_ms"] / 1000.0 * (0.5 + rnd.random())
             per_touch = work / touches if touches else 0.0
@@ -179,12 +185,14 @@ class AwmClient(Virstor):
     NAME = "AWM"
     PARAMS = {**Virstor.PARAMS, "touches": 0, "cpu_ms": 0.5, "dormant": False}
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         self.replies: simpy.Store = simpy.Store(self.machine.env)
         self.received = 0
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         m, vm = self.machine, self.vm
         storage, cpu, space = m.storage, m.processors, self.space
         own_s = self.p["cpu_ms"] / 1000.0
@@ -192,7 +200,7 @@ class AwmClient(Virstor):
         while True:
             vm.state = TIW  # idle in the dispatch list, waiting for the LAN
             nbytes = yield self.replies.get()
-            yield from storage.keep_hot(vm, space)
+            yield from storage.keep_hot(vm, space)  # type: ignore[union-attr]
             stack_s, cp_s = lan_cost(m, nbytes)
             yield cpu.run(vm, own_s + stack_s, cp_s)
             self.received += 1

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Generator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import simpy
 
@@ -52,6 +52,8 @@ from .prsm import (
 
 if TYPE_CHECKING:
     from ..calibration import PrsmCosts
+
+_TUPLE_NEW: Final = tuple.__new__  # what a named tuple's __new__ calls
 
 __all__ = ["OtherPools", "ZOS_TYPES"]
 
@@ -124,7 +126,7 @@ class OtherPools:
         self.running = True
         self.env.process(self._run())
 
-    def _run(self) -> Generator:
+    def _run(self) -> Generator[Any, Any, Any]:
         cec = self.cec
         tick = cec.tick_ms / 1000.0
         swing_every = max(1, round(cec.swing_s / tick))
@@ -184,7 +186,8 @@ class OtherPools:
             return 0.0
         d, w = granted / n, wanted / n
         self._dispatched[key] += d * tick
-        self.share[key] = PoolShare(d, w)
+        # PoolShare(d, w) as the named tuple's own __new__ makes it, without that call
+        self.share[key] = cast(PoolShare, _TUPLE_NEW(PoolShare, (d, w)))
         if part.dedicated:
             return 0.0
         rate = dispatch_rate(d, w, self.run_s, self.interval_s)

@@ -38,7 +38,7 @@ import math
 import random
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import simpy
 
@@ -49,6 +49,14 @@ if TYPE_CHECKING:
     from ..calibration import PrsmCosts
     from .occupancy import Occupancy
     from .pools import OtherPools
+
+try:  # for mypyc (zvmsim/native.py): a test subclasses Prsm in Python
+    from mypy_extensions import mypyc_attr
+except ImportError:  # without mypy installed (pure Python) the decorator does nothing
+
+    def mypyc_attr(**attrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 __all__ = [
     "CecConfig",
@@ -180,6 +188,7 @@ def dispatch_rate(dispatched: float, wanted: float, run_s: float, interval_s: fl
     return own + ended
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test's stand-in overrides overhead
 class Prsm:
     """PR/SM for one CEC, with the z/VM partition's logical PUs in *processors*."""
 
@@ -260,7 +269,7 @@ class Prsm:
     def _others_demand(self, part: PartitionConfig, now: float) -> float:
         return part.logical * part.busy if now >= part.busy_from_s else 0.0
 
-    def _run(self) -> Generator:
+    def _run(self) -> Generator[Any, Any, Any]:
         procs, own = self.processors, self.own
         while True:
             now = self.env.now
@@ -276,18 +285,18 @@ class Prsm:
                 # PR/SM sees a logical PU wanting a physical one while it is ready:
                 # running or suspended, not waiting
                 demand_own += min(1.0, held)
-            own_used = sum(used) - sum(self._own_busy)
+            own_used = sum(used, 0.0) - sum(self._own_busy, 0.0)  # (float sums: mypyc)
             self._own_busy, self._own_susp, self._last = used, susp, now
             # what z/VM wants, smoothed over several ticks (bursts outlast a tick)
             self._demand += SMOOTHING * (demand_own - self._demand)
             demand_own = self._demand
             pool = [p for p in self.cec.partitions if p.pu_type == own.pu_type and not p.dedicated]
-            capacity = self.cec.pus.get(own.pu_type, 0) - sum(
+            pool_pus = self.cec.pus.get(own.pu_type, 0) - sum(
                 p.logical for p in self.cec.partitions if p.pu_type == own.pu_type and p.dedicated
             )
             demand = {p.name: (demand_own if p.own else self._others_demand(p, now)) for p in pool}
             # PR/SM's own time comes out of the pool first
-            capacity = max(0.0, capacity - self._overhead_rate(pool, now, span))
+            capacity = max(0.0, pool_pus - self._overhead_rate(pool, now, span))
             alloc = share_pool(
                 capacity,
                 demand,
@@ -320,7 +329,7 @@ class Prsm:
     def _settle(self, pool: list[PartitionConfig], capacity: float) -> None:
         """Give the other partitions their dispatched time for the window just past."""
         wanted = self._window_wanted
-        total = sum(wanted.values())  # (*capacity*: PR/SM's own time is out already)
+        total = sum(wanted.values(), 0.0)  # (*capacity*: PR/SM's own time is out already)
         spare = max(0.0, capacity * self._window_span - self._window_own)
         scale = min(1.0, spare / total) if total else 0.0
         for p in pool:
@@ -477,7 +486,7 @@ class Prsm:
 
     def _overhead_rate(self, pool: list[PartitionConfig], now: float, span: float) -> float:
         """PR/SM's overhead in the pool, in PUs, smoothed over the last ticks."""
-        total = sum(sum(self.overhead(p, now)) for p in pool if p.logical)
+        total = sum((sum(self.overhead(p, now), 0.0) for p in pool if p.logical), 0.0)
         if span > 0:
             rate = (total - self._ovhd_total) / span
             self._ovhd_rate += SMOOTHING * (rate - self._ovhd_rate)
