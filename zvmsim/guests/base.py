@@ -153,6 +153,16 @@ class Workload:
             vm.state = TIW
             yield m.env.timeout(seconds)
 
+    def async_io(
+        self, disk: Any, block: int, count: int, write: bool, runs: int = 1
+    ) -> Generator[Any, Any, Any]:
+        """One I/O the guest starts and does not wait for in CP (``yield from`` it):
+        counted in flight (``vm.ios``), which CP samples as I/O active."""
+        vm = self.vm
+        vm.ios += 1
+        yield from disk.io(vm, block, count, write, runs, state=None)
+        vm.ios -= 1
+
     def cold_touches(
         self, space: Space, run: ColdRun, touches: int, busy: float
     ) -> Generator[Any, Any, float]:

@@ -292,9 +292,7 @@ class CmsQuery(Workload):
         write = rnd.random() < writes
         if self.p["async_io"]:
             vm.state = TIW
-            vm.ios += 1
-            yield from disk.io(vm, block, count, write, runs, state=None)
-            vm.ios -= 1
+            yield from self.async_io(disk, block, count, write, runs)
         else:
             yield from disk.io(vm, block, count, write, runs)
 
@@ -402,9 +400,7 @@ class CmsQuery(Workload):
             disk, block, runs = query_place(
                 places, self.p["blocks_per_io"], self.p["hot_share"], self.p["scatter"], self.rnd
             )
-            vm.ios += 1
-            yield from disk.io(vm, block, self.p["blocks_per_io"], False, runs, state=None)
-            vm.ios -= 1
+            yield from self.async_io(disk, block, self.p["blocks_per_io"], False, runs)
         self.serving -= 1
         reply.succeed()
         if self.idle and not self.serving:

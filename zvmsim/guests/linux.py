@@ -259,14 +259,8 @@ class LinuxServer(Workload):
             write = rnd.random() >= share
             start = spawn(env)  # the I/O's place, taken now ...
             arrival = env.timeout(exponential(rnd, rate))
-            start(self._one_io(disk, block, count, write))  # ... and it starts there
+            start(self.async_io(disk, block, count, write))  # ... and it starts there
             yield arrival
-
-    def _one_io(self, disk: Any, block: int, count: int, write: bool) -> Generator[Any, Any, Any]:
-        vm = self.vm
-        vm.ios += 1
-        yield from disk.io(vm, block, count, write, state=None)
-        vm.ios -= 1
 
     def prepare(self) -> None:
         """The server has used ``used_mb`` of its storage since it was started.

@@ -292,9 +292,7 @@ class LinuxApp(LinuxServer):
             # the request's thread waits; the virtual CPU idles in an enabled wait with
             # the I/O in flight, which CP samples as I/O active, not as CP's I/O wait
             vm.state = TIW
-            vm.ios += 1
-            yield from disk.io(vm, rnd.randrange(span), count, write, state=None)
-            vm.ios -= 1
+            yield from self.async_io(disk, rnd.randrange(span), count, write)
         if self.p["hot_reads_per_txn"] > 0:
             yield from self._hot_reads()
 
@@ -306,9 +304,7 @@ class LinuxApp(LinuxServer):
         span = min(self._hot_blocks(), disk.blocks)
         for _ in range(poisson(rnd, self.p["hot_reads_per_txn"])):
             vm.state = TIW
-            vm.ios += 1
-            yield from disk.io(vm, rnd.randrange(span), count, False, state=None)
-            vm.ios -= 1
+            yield from self.async_io(disk, rnd.randrange(span), count, False)
 
 
 class VdiskWriter(Workload):

@@ -86,9 +86,7 @@ class CmsService(Workload):
         assert disk is not None
         vm.state = TIW
         for _ in range(self.p["write_ios"]):
-            vm.ios += 1
-            yield from disk.io(vm, self.append_at, count, True, state=None)
-            vm.ios -= 1
+            yield from self.async_io(disk, self.append_at, count, True)
             self.append_at = (self.append_at + count) % disk.blocks
 
     def _next_wake(self, now: float, timer_at: float) -> float:
