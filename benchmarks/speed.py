@@ -118,8 +118,6 @@ STORAGE_BOARDS = {
         [{}, {"mtu": "8992", "path": "vswitch"}, {"connections": 50}],
     ),
 }
-# the window a dashboard simulates where it is shorter than the scenario's own
-DURATIONS = {"paging-difficulties": 60.0}
 HEALTH_BOARDS = {"fine", "undersized-lpar"}  # the others show the duress checklist
 # no checklist or health check on these
 PLAIN_BOARDS = {"paging-difficulties", "grinch", "hipersockets", "streaming"}
@@ -128,9 +126,10 @@ PLAIN_BOARDS = {"paging-difficulties", "grinch", "hipersockets", "streaming"}
 def storage_update(scenario: str, codes: list[str], user: str | None, knobs: dict) -> float:
     """Wall seconds for one dashboard update: simulate, reports, checklist or health check."""
     from zvmsim.lab import checklist_text, health_text
+    from zvmsim.lab.dashboard import WINDOWS
 
     start = time.perf_counter()
-    duration = DURATIONS.get(scenario)
+    duration = WINDOWS.get(scenario)  # the dashboard's window, as it simulates
     run = zvmsim.perfkit.reduce(zvmsim.simulate(scenario, knobs, duration=duration))
     text = "\n".join(rep.text for rep in zvmsim.reports(run, *codes, user=user))
     extra = health_text if scenario in HEALTH_BOARDS else checklist_text

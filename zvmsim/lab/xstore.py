@@ -41,9 +41,7 @@ def real_vs_expanded_dashboard(seed: int = 1) -> Dashboard:
     Shows the CMS users' transaction rate and response time (TXN, all users),
     FCX103 STORAGE and FCX225 SYSSUMLG over a 40-second window.
     """
-    return dashboard(
-        SCENARIO, ["FCX103", "FCX225"], extras=("txn_summary",), seed=seed, duration=40
-    )
+    return dashboard(SCENARIO, ["FCX103", "FCX225"], extras=("txn_summary",), seed=seed)
 
 
 def response_ms(run: RunData) -> float:
