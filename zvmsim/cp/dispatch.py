@@ -55,9 +55,9 @@ from typing import Any, cast
 
 import simpy
 from simpy.core import NORMAL, URGENT
-from simpy.events import PENDING, Event, Timeout
+from simpy.events import PENDING, Event
 
-from ..clock import after, pending
+from ..clock import ClockEvent, after, pending
 from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
@@ -72,10 +72,10 @@ AFFINITY_LOOK = 4  # ready entries a free processor looks through for one of its
 SYSTEM_FLUSH_S = 0.0005  # CP time gathered (SystemTime) before it is placed
 
 
-def _succeed_waiter(event: Timeout) -> None:
+def _succeed_waiter(event: ClockEvent) -> None:
     """The end of a burst that waited in a queue: fire the event its user waits on
     (``waiter.succeed()``, its steps inline: no Python-level calls)."""
-    waiter = event._value
+    waiter: ClockEvent = event._value
     if waiter._value is not PENDING:
         raise RuntimeError(f"{waiter} has already been triggered")
     waiter._ok = True
@@ -117,18 +117,14 @@ class _Sliced:
         self.procs, self.user, self.virtual_s, self.cp_s = procs, user, virtual_s, cp_s
         self.share = self.left = 0.0
         env = procs.env
-        # two events, built as simpy.Event(env) builds them (without its __init__)
-        self.done = done = Event.__new__(Event)
-        done.env = env
-        done.callbacks = []
-        start = Event.__new__(Event)  # as a process starts: urgent, now (env.process)
-        start.env = env
-        start.callbacks = [self._start]  # type: ignore[list-item]
+        # two events, as simpy.Event(env) builds them
+        self.done = ClockEvent(env, [])
+        start = ClockEvent(env, [self._start])  # as a process starts: urgent, now (env.process)
         start._ok = True
         start._value = None
         heapq.heappush(env._queue, (env._now, URGENT, next(env._eid), start))  # type: ignore[attr-defined]
 
-    def _start(self, _event: simpy.Event) -> None:
+    def _start(self, _event: Event) -> None:
         user = self.user
         total = self.virtual_s + self.cp_s + user.pending_cp_s
         user.pending_cp_s = 0.0
@@ -136,7 +132,7 @@ class _Sliced:
         self.left = total
         self._slice(_event)
 
-    def _slice(self, _event: simpy.Event) -> None:
+    def _slice(self, _event: Event) -> None:
         """Run the next slice (the last one has ended when none is left)."""
         procs = self.procs
         while self.left > 1e-12:
@@ -230,7 +226,7 @@ class Processors:
         self.scheduler: Any = None  # the scheduler, for users waiting in the eligible list
         self.slice_s = slice_us / 1e6  # the dispatch time slice
         # the ready queue: (virtual start, sequence, user, total, virtual, event)
-        self._ready: list[tuple[float, int, Vmdbk, float, float, simpy.Event]] = []
+        self._ready: list[tuple[float, int, Vmdbk, float, float, ClockEvent]] = []
         self._seq = itertools.count()
         self._vclock = 0.0  # virtual start of the burst dispatched last
         # CP's own work that occupies a processor (see run_system): a pseudo-user
@@ -243,7 +239,7 @@ class Processors:
         self.excess: Any = None  # the excess-share defect's order (zvmsim.cp.excess), if on
         # the master processor and its master-only PLDV: (queued at, user, total, virtual, event)
         self.master = 0
-        self._master_q: deque[tuple[float, Vmdbk, float, float, simpy.Event]] = deque()
+        self._master_q: deque[tuple[float, Vmdbk, float, float, ClockEvent]] = deque()
         self.switch_s = 0.0  # CP's time to move a VMDBK to the master (set_switching)
         self.refill_s = 0.0  # cache refill of a burst on another processor than the last
         self.master_runs = 0  # bursts the master took from its master-only PLDV
@@ -323,7 +319,7 @@ class Processors:
         cp_s: float,
         master: bool = False,
         handoff: bool = False,
-    ) -> simpy.Event:
+    ) -> Event:
         """Run a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
 
         CP time done earlier on the user's behalf (``pending_cp_s``) is charged here too.
@@ -399,8 +395,8 @@ class Processors:
         user: Vmdbk,
         total: float,
         virtual_s: float,
-        waiter: simpy.Event | None = None,
-    ) -> simpy.Timeout:
+        waiter: ClockEvent | None = None,
+    ) -> ClockEvent:
         """Start *user*'s burst on the free processor *cpu* now (*waiter* fires at its end)."""
         start: float = self.env._now  # (a C double when compiled)
         if self._segments is None and not self.refill_s and not user.limithard:
@@ -458,8 +454,8 @@ class Processors:
         user: Vmdbk,
         total: float,
         virtual_s: float,
-        waiter: simpy.Event | None,
-    ) -> Timeout:
+        waiter: ClockEvent | None,
+    ) -> ClockEvent:
         """:meth:`_place`'s steps, in its order, where nothing but the burst takes time:
         no PR/SM segments (so no redispatch, no lock, full speed), no switching costs,
         no LIMITHARD user."""
@@ -481,8 +477,8 @@ class Processors:
         speed: float,
         total: float,
         virtual_s: float,
-        waiter: simpy.Event | None,
-    ) -> Timeout:
+        waiter: ClockEvent | None,
+    ) -> ClockEvent:
         """Charge a placed burst to *cpu* and *user* and schedule its end at *end* (as
         ``env.timeout(end - now)``, its callbacks given at once)."""
         env = self.env
@@ -515,20 +511,20 @@ class Processors:
             self._segments[cpu].append((now, now + wall, cp_s / wall))
         return now + wall
 
-    def _freed_cb(self, cpu: int) -> Callable[[simpy.Event], None]:
+    def _freed_cb(self, cpu: int) -> Callable[[Event], None]:
         """The callback of a burst's end on *cpu*: if others are ready, choose among
         them a moment later, so that a user going on at once (the end of a time
         slice) competes too."""
 
         next_cb = self._next_cbs[cpu]
 
-        def freed(_event: simpy.Event) -> None:
+        def freed(_event: Event) -> None:
             if self._ready or (cpu == self.master and self._master_q):
                 after(self.env, 0, [next_cb])
 
         return freed
 
-    def _next_cb(self, cpu: int) -> Callable[[simpy.Event], None]:
+    def _next_cb(self, cpu: int) -> Callable[[Event], None]:
         """The callback that starts the next ready burst on *cpu* (:meth:`_next`)."""
         return lambda _event: self._next(cpu)
 
@@ -558,7 +554,7 @@ class Processors:
             else:
                 self._place(cpu, user, total, virtual_s, event)
 
-    def _affine(self, cpu: int) -> tuple[float, int, Vmdbk, float, float, simpy.Event]:
+    def _affine(self, cpu: int) -> tuple[float, int, Vmdbk, float, float, ClockEvent]:
         """The ready queue's entry for *cpu*: among the first few, one whose user last
         ran on *cpu* (its processor-local dispatch vector), else the first."""
         ready = self._ready
@@ -569,7 +565,7 @@ class Processors:
                 return entry
         return heapq.heappop(ready)
 
-    def _run_master(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Event:
+    def _run_master(self, user: Vmdbk, virtual_s: float, cp_s: float) -> ClockEvent:
         """A burst for the master: it holds the master if it is there and going on,
         else it waits in the master-only PLDV."""
         now, master = self.env.now, self.master
@@ -627,7 +623,7 @@ class Processors:
             yield user.reorder_done
         yield self.run(user, virtual_s, cp_s)
 
-    def run_system(self, seconds: float) -> simpy.Event:
+    def run_system(self, seconds: float) -> Event:
         """CP work that holds a processor for *seconds* (system time, no user charged).
 
         The work takes its processor away from the guests while it runs: it
@@ -750,11 +746,8 @@ class Processors:
             deferred[cpu] = None
             at, eid = entry
             if (at, NORMAL, eid) > current:  # still to come (ids are unique)
-                done = Timeout.__new__(Timeout)
-                done.env = env
-                done.callbacks = [self._freed_cbs[cpu]]
+                done = ClockEvent(env, [self._freed_cbs[cpu]])
                 done._value = None
-                done._delay = at - env._now
                 done._ok = True
                 heapq.heappush(env._queue, (at, NORMAL, eid, done))
         self._any_deferred = False

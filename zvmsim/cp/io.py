@@ -57,9 +57,8 @@ from typing import Any
 
 import simpy
 from simpy.core import NORMAL
-from simpy.events import Event, Timeout
 
-from ..clock import after, pending
+from ..clock import ClockEvent, after, pending
 from ..hardware.channels import Chpid
 from ..hardware.cucache import VolumeCache
 from ..hardware.dasd import DasdTiming
@@ -77,11 +76,11 @@ except ImportError:  # without mypy installed (pure Python) the decorator does n
 __all__ = ["Rdev", "VolumeIO"]
 
 
-def _disconnect(conn: Timeout) -> None:
+def _disconnect(conn: Any) -> None:
     """A serial I/O's connect phase *conn* is over: free its path, and its I/O's
     *done* event fires *rest* later (as a timeout: at normal priority)."""
     conn.path.release()  # type: ignore[attr-defined]
-    done = conn.done  # type: ignore[attr-defined]
+    done: ClockEvent = conn.done  # type: ignore[attr-defined]
     done._ok = True
     done._value = None
     env = done.env  # env.schedule(done, delay=rest), inline
@@ -168,7 +167,7 @@ class VolumeIO:
         self.cache = cache  # the control unit's cache, when it is simulated
         self.processors = processors
         self._rio_s = path_us["rio_us"] / 1e6
-        self._queue: deque[tuple[bool, simpy.Event]] = deque()
+        self._queue: deque[tuple[bool, ClockEvent]] = deque()
         self._path_cycle = itertools.cycle(paths)  # CP rotates over the channel paths
         self._serial = bool(paths) and all(p.serial for p in paths)
         self._turn = 0  # where a serial path search starts (rotates)
@@ -279,9 +278,7 @@ class VolumeIO:
             # the connect phase holds the path; when it ends (_disconnect), the path is
             # released and the I/O goes on for its pend and disc (env.timeout(conn) with
             # that callback, built inline; no process step)
-            done = Event.__new__(Event)  # Event(env), without its __init__
-            done.env = env
-            done.callbacks = []
+            done = ClockEvent(env, [])  # Event(env)
             ended = after(env, conn, [_disconnect])
             ended.path, ended.done, ended.rest = path, done, pend + disc  # type: ignore[attr-defined]
             yield done
