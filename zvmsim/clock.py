@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from heapq import heappop, heappush
+from itertools import count
 from math import inf
 from typing import Any, Final, cast
 
 import simpy
 from simpy.core import NORMAL as SIMPY_NORMAL
-from simpy.core import URGENT, EmptySchedule, StopSimulation
+from simpy.core import URGENT, EmptySchedule, SimTime, StopSimulation
 from simpy.events import PENDING, Event, EventPriority, Process, _describe_frame
 
 __all__ = ["Clock", "ClockEvent", "after", "pending"]
@@ -32,6 +33,7 @@ NORMAL: Final = EventPriority(1)
 if NORMAL != SIMPY_NORMAL:  # pragma: no cover (SimPy's own, should it ever change)
     raise ImportError(f"simpy.core.NORMAL is {SIMPY_NORMAL}, zvmsim.clock expects {NORMAL}")
 _PUSH: Final = heappush
+_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
 
 class ClockEvent(Event):
@@ -62,8 +64,13 @@ def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., An
     event = ClockEvent(env, callbacks)
     event._value = None
     event._ok = True
-    now: float = env._now  # (a C double when compiled: SimPy types it int | float)
-    _PUSH(env._queue, (now + delay, NORMAL, next(env._eid), event))
+    now: float  # (a C double when compiled: SimPy types it int | float)
+    if isinstance(env, Clock):  # (its fields read directly)
+        now = env._now
+        _PUSH(env._queue, (now + delay, NORMAL, _NEXT(env._eid), event))
+    else:
+        now = env._now
+        _PUSH(env._queue, (now + delay, NORMAL, _NEXT(env._eid), event))
     return event
 
 
@@ -110,13 +117,17 @@ class _Process(Process):
         start = ClockEvent(env, [self._resumer])
         start._value = None
         start._ok = True
-        _PUSH(env._queue, (env._now, URGENT, next(env._eid), start))  # type: ignore[attr-defined]
+        _PUSH(env._queue, (env._now, URGENT, _NEXT(env._eid), start))
         self._target = start
 
     def _resume(self, event: Event) -> None:
         """Resume the generator with *event*'s value (as ``simpy.Process._resume``)."""
         env = self.env
-        env._active_proc = self  # type: ignore[attr-defined]
+        clock = env if isinstance(env, Clock) else None  # (its fields written directly)
+        if clock is not None:
+            clock._active_proc = self
+        else:
+            env._active_proc = self
         generator = self._generator
         while True:
             try:
@@ -168,11 +179,24 @@ class _Process(Process):
                 callbacks.append(self._resumer)
                 break
         self._target = event
-        env._active_proc = None  # type: ignore[attr-defined]
+        if clock is not None:
+            clock._active_proc = None
+        else:
+            env._active_proc = None
 
 
 class Clock(simpy.Environment):
-    """A SimPy environment with a faster event loop and timeouts (same order, same results)."""
+    """A SimPy environment with a faster event loop and timeouts (same order, same results).
+
+    SimPy's fields (``_now``, ``_queue``, ``_eid``, ``_active_proc``) are declared here,
+    so compiled they are a C struct's (read and written directly by compiled code that
+    knows it has a Clock), and :attr:`now` is a compiled property.
+    """
+
+    _now: SimTime
+    _queue: list[tuple[SimTime, EventPriority, int, Event]]
+    _eid: count[int]
+    _active_proc: Process | None
 
     def __init__(self, initial_time: float = 0) -> None:
         super().__init__(initial_time)
@@ -192,12 +216,22 @@ class Clock(simpy.Environment):
         event = ClockEvent(self, [])
         event._value = value
         event._ok = True
-        heappush(self._queue, (self._now + delay, NORMAL, next(self._eid), event))
+        heappush(self._queue, (self._now + delay, NORMAL, _NEXT(self._eid), event))
         return event
 
     def event(self) -> ClockEvent:  # type: ignore[override]
         """A new event, not yet triggered (as ``simpy.Event(env)``)."""
         return ClockEvent(self, [])
+
+    @property
+    def now(self) -> SimTime:
+        """The current simulation time (as ``simpy.Environment.now``)."""
+        return self._now
+
+    @property
+    def active_process(self) -> Process | None:
+        """The process being resumed now (as ``simpy.Environment.active_process``)."""
+        return self._active_proc
 
     def tick(self, delay: float, fn: Callable[[], None]) -> None:
         """Call *fn* *delay* seconds from now, where ``env.timeout(delay)`` made now
@@ -208,7 +242,7 @@ class Clock(simpy.Environment):
         if delay < 0:
             raise ValueError(f"Negative delay {delay}")
         self._tick_at = self._now + delay
-        self._tick_eid = next(self._eid)
+        self._tick_eid = _NEXT(self._eid)
         self._tick_fn = fn
 
     def process(self, generator: Any) -> Process:  # type: ignore[override]

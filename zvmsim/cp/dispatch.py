@@ -51,7 +51,7 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from operator import itemgetter
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import simpy
 from simpy.core import NORMAL, URGENT
@@ -61,6 +61,8 @@ from ..clock import ClockEvent, after, pending
 from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
+
+_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
 _END = itemgetter(1)  # a segment's end
 # placed segments a processor keeps before it lets go of those that have ended (which
@@ -81,7 +83,7 @@ def _succeed_waiter(event: ClockEvent) -> None:
     waiter._ok = True
     waiter._value = None
     env = waiter.env  # env.schedule(waiter), inline
-    heapq.heappush(env._queue, (env._now + 0, NORMAL, next(env._eid), waiter))
+    heapq.heappush(env._queue, (env._now + 0, NORMAL, _NEXT(env._eid), waiter))
 
 
 class SystemTime:
@@ -122,7 +124,7 @@ class _Sliced:
         start = ClockEvent(env, [self._start])  # as a process starts: urgent, now (env.process)
         start._ok = True
         start._value = None
-        heapq.heappush(env._queue, (env._now, URGENT, next(env._eid), start))  # type: ignore[attr-defined]
+        heapq.heappush(env._queue, (env._now, URGENT, _NEXT(env._eid), start))  # type: ignore[attr-defined]
 
     def _start(self, _event: Event) -> None:
         user = self.user
@@ -149,7 +151,7 @@ class _Sliced:
         done._ok = True
         done._value = None
         env = procs.env
-        heapq.heappush(env._queue, (env._now, NORMAL, next(env._eid), done))  # type: ignore[attr-defined]
+        heapq.heappush(env._queue, (env._now, NORMAL, _NEXT(env._eid), done))  # type: ignore[attr-defined]
 
 
 class Processors:
@@ -359,7 +361,7 @@ class Processors:
         seq = -1
         excess = self.excess
         if excess is not None:  # the defect orders bursts by its deadlines
-            seq = next(self._seq)
+            seq = _NEXT(self._seq)
             excess.tag(seq, user, total, env._now)  # SimPy's own (an int at 0)
         if not self._ready:
             free_at = self.free_at
@@ -381,7 +383,7 @@ class Processors:
                     return self._place_plain(cpu, user, total, virtual_s, None)
                 return self._place(cpu, user, total, virtual_s)
         if excess is None:
-            seq = next(self._seq)
+            seq = _NEXT(self._seq)
         event = pending(env)
         if self._any_deferred:
             self._undefer()
@@ -717,7 +719,7 @@ class Processors:
         cp.burst = (start, end, 0.0, cpu, speed)
         cp.state = RUN
         if self._deferring:  # _defer(cpu, end - now), inline
-            self._deferred[cpu] = (now + (end - now), next(env._eid))  # type: ignore[attr-defined]
+            self._deferred[cpu] = (now + (end - now), _NEXT(env._eid))  # type: ignore[attr-defined]
             self._any_deferred = True
         else:
             after(env, end - now, [self._freed_cbs[cpu]])
@@ -729,7 +731,7 @@ class Processors:
         queued work (:meth:`_freed_cb`), so it matters only if work queues before then,
         and :meth:`_undefer` schedules it then, in the same place."""
         env = self.env
-        self._deferred[cpu] = (env._now + delay, next(env._eid))
+        self._deferred[cpu] = (env._now + delay, _NEXT(env._eid))
         self._any_deferred = True
 
     def _undefer(self) -> None:

@@ -53,7 +53,7 @@ import itertools
 from collections import deque
 from collections.abc import Generator
 from heapq import heappush
-from typing import Any
+from typing import Any, Final
 
 import simpy
 from simpy.core import NORMAL
@@ -75,6 +75,8 @@ except ImportError:  # without mypy installed (pure Python) the decorator does n
 
 __all__ = ["Rdev", "VolumeIO"]
 
+_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
+
 
 def _disconnect(conn: Any) -> None:
     """A serial I/O's connect phase *conn* is over: free its path, and its I/O's
@@ -84,7 +86,7 @@ def _disconnect(conn: Any) -> None:
     done._ok = True
     done._value = None
     env = done.env  # env.schedule(done, delay=rest), inline
-    heappush(env._queue, (env._now + conn.rest, NORMAL, next(env._eid), done))  # type: ignore[attr-defined]
+    heappush(env._queue, (env._now + conn.rest, NORMAL, _NEXT(env._eid), done))  # type: ignore[attr-defined]
 
 
 class Rdev:
@@ -284,7 +286,7 @@ class VolumeIO:
             yield done
             pend += waited
         else:
-            path = next(self._path_cycle)
+            path = _NEXT(self._path_cycle)
             if track is None or self.cache is None:  # _times without the cache, inline
                 pend, disc, conn = self.timing.sample(nbytes, path)
             else:
@@ -346,6 +348,6 @@ class VolumeIO:
                     wait._ok = True  # wait.succeed(rdev), inline: it was pending
                     wait._value = rdev
                     env = self.env
-                    heappush(env._queue, (env._now, NORMAL, next(env._eid), wait))
+                    heappush(env._queue, (env._now, NORMAL, _NEXT(env._eid), wait))
                     return
         rdev.busy = False
