@@ -27,6 +27,8 @@ from simpy.events import PENDING, Event, EventPriority, Process, _describe_frame
 
 __all__ = ["Clock", "ClockEvent", "after", "pending"]
 
+_PENDING: Final = PENDING  # SimPy's not-yet-triggered value (a C static when compiled)
+
 _BOUND = ("process", "event", "all_of", "any_of")  # SimPy binds these per instance
 # SimPy's normal priority, Final: the compiled code keeps it in a C static (no dict lookup)
 NORMAL: Final = EventPriority(1)
@@ -55,7 +57,7 @@ class ClockEvent(Event):
     def __init__(self, env: simpy.Environment, callbacks: list[Any]) -> None:
         self.env = env
         self.callbacks = callbacks
-        self._value = PENDING
+        self._value = _PENDING
 
 
 def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., Any]]) -> ClockEvent:
@@ -111,7 +113,7 @@ class _Process(Process):
     def __init__(self, env: simpy.Environment, generator: Any) -> None:
         self.env = env
         self.callbacks = []
-        self._value = PENDING
+        self._value = _PENDING
         self._generator = generator
         self._resumer = self._resume
         start = ClockEvent(env, [self._resumer])

@@ -62,23 +62,25 @@ from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmd
 
 __all__ = ["Processors", "share_weights"]
 
+_PENDING: Final = PENDING  # SimPy's not-yet-triggered value (a C static when compiled)
+
 _NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
-_END = itemgetter(1)  # a segment's end
+_END: Final = itemgetter(1)  # a segment's end
 # placed segments a processor keeps before it lets go of those that have ended (which
 # nothing reads again): a few at a time while they are fresh, not a monitor interval's
 # worth (tens of thousands) at once when a sample asks what is left
-SEGMENTS_KEPT = 64
+SEGMENTS_KEPT: Final = 64
 
-AFFINITY_LOOK = 4  # ready entries a free processor looks through for one of its own
-SYSTEM_FLUSH_S = 0.0005  # CP time gathered (SystemTime) before it is placed
+AFFINITY_LOOK: Final = 4  # ready entries a free processor looks through for one of its own
+SYSTEM_FLUSH_S: Final = 0.0005  # CP time gathered (SystemTime) before it is placed
 
 
 def _succeed_waiter(event: ClockEvent) -> None:
     """The end of a burst that waited in a queue: fire the event its user waits on
     (``waiter.succeed()``, its steps inline: no Python-level calls)."""
     waiter: ClockEvent = event._value
-    if waiter._value is not PENDING:
+    if waiter._value is not _PENDING:
         raise RuntimeError(f"{waiter} has already been triggered")
     waiter._ok = True
     waiter._value = None

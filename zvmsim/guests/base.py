@@ -32,7 +32,7 @@ _NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtin
 
 # what a process's start event gives it: success, no value (an object, not a class
 # with these as class attributes: mypyc makes those its instances' defaults)
-_STARTED = SimpleNamespace(_ok=True, _value=None)
+_STARTED: Final = SimpleNamespace(_ok=True, _value=None)
 
 
 def spawn(env: simpy.Environment) -> Callable[[Generator[Any, Any, Any]], None]:

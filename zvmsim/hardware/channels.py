@@ -39,6 +39,8 @@ from ..calibration import ChannelSpeed
 
 __all__ = ["Chpid"]
 
+_PENDING: Final = PENDING  # SimPy's not-yet-triggered value (a C static when compiled)
+
 _NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
 
@@ -126,7 +128,7 @@ class Chpid:
         waiters = self.waiters
         while waiters:
             wait = waiters.popleft()
-            if wait._value is PENDING:  # not triggered (by another of its paths) yet
+            if wait._value is _PENDING:  # not triggered (by another of its paths) yet
                 wait._ok = True  # wait.succeed(self), inline: it stays active for that I/O
                 wait._value = self
                 env = wait.env
