@@ -62,6 +62,10 @@ from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmd
 
 __all__ = ["Processors", "share_weights"]
 
+_HEAPIFY: Final = heapq.heapify  # a C static when compiled (no module look-up)
+_HEAPPOP: Final = heapq.heappop  # a C static when compiled (no module look-up)
+_HEAPPUSH: Final = heapq.heappush  # a C static when compiled (no module look-up)
+_NSMALLEST: Final = heapq.nsmallest  # a C static when compiled (no module look-up)
 _PENDING: Final = PENDING  # SimPy's not-yet-triggered value (a C static when compiled)
 
 _NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
@@ -85,7 +89,7 @@ def _succeed_waiter(event: ClockEvent) -> None:
     waiter._ok = True
     waiter._value = None
     env = waiter.env  # env.schedule(waiter), inline
-    heapq.heappush(env._queue, (env._now + 0, NORMAL, _NEXT(env._eid), waiter))
+    _HEAPPUSH(env._queue, (env._now + 0, NORMAL, _NEXT(env._eid), waiter))
 
 
 class SystemTime:
@@ -126,7 +130,7 @@ class _Sliced:
         start = ClockEvent(env, [self._start])  # as a process starts: urgent, now (env.process)
         start._ok = True
         start._value = None
-        heapq.heappush(env._queue, (env._now, URGENT, _NEXT(env._eid), start))  # type: ignore[attr-defined]
+        _HEAPPUSH(env._queue, (env._now, URGENT, _NEXT(env._eid), start))  # type: ignore[attr-defined]
 
     def _start(self, _event: Event) -> None:
         user = self.user
@@ -153,7 +157,7 @@ class _Sliced:
         done._ok = True
         done._value = None
         env = procs.env
-        heapq.heappush(env._queue, (env._now, NORMAL, _NEXT(env._eid), done))  # type: ignore[attr-defined]
+        _HEAPPUSH(env._queue, (env._now, NORMAL, _NEXT(env._eid), done))  # type: ignore[attr-defined]
 
 
 class Processors:
@@ -389,7 +393,7 @@ class Processors:
         event = pending(env)
         if self._any_deferred:
             self._undefer()
-        heapq.heappush(self._ready, (start_tag, seq, user, total, virtual_s, event))
+        _HEAPPUSH(self._ready, (start_tag, seq, user, total, virtual_s, event))
         user.state = CPU
         return event
 
@@ -545,12 +549,12 @@ class Processors:
         elif self._ready:
             if self.excess is not None:  # the defect's order, not the fair one
                 entry = self._ready.pop(self.excess.pick(self._ready, self.env.now))
-                heapq.heapify(self._ready)
+                _HEAPIFY(self._ready)
                 self.excess.forget(entry[1])
             elif self.refill_s:
                 entry = self._affine(cpu)
             else:
-                entry = heapq.heappop(self._ready)
+                entry = _HEAPPOP(self._ready)
             start_tag, _, user, total, virtual_s, event = entry
             self._vclock = start_tag
             if self._segments is None and not self.refill_s and not user.limithard:
@@ -562,12 +566,12 @@ class Processors:
         """The ready queue's entry for *cpu*: among the first few, one whose user last
         ran on *cpu* (its processor-local dispatch vector), else the first."""
         ready = self._ready
-        for entry in heapq.nsmallest(AFFINITY_LOOK, ready):
+        for entry in _NSMALLEST(AFFINITY_LOOK, ready):
             if entry[2].burst[3] == cpu:
                 ready.remove(entry)
-                heapq.heapify(ready)
+                _HEAPIFY(ready)
                 return entry
-        return heapq.heappop(ready)
+        return _HEAPPOP(ready)
 
     def _run_master(self, user: Vmdbk, virtual_s: float, cp_s: float) -> ClockEvent:
         """A burst for the master: it holds the master if it is there and going on,
@@ -753,7 +757,7 @@ class Processors:
                 done = ClockEvent(env, [self._freed_cbs[cpu]])
                 done._value = None
                 done._ok = True
-                heapq.heappush(env._queue, (at, NORMAL, eid, done))
+                _HEAPPUSH(env._queue, (at, NORMAL, eid, done))
         self._any_deferred = False
 
     def busy(self, cpu: int) -> float:
