@@ -34,6 +34,9 @@ _BOUND = ("process", "event", "all_of", "any_of")  # SimPy binds these per insta
 NORMAL: Final = EventPriority(1)
 if NORMAL != SIMPY_NORMAL:  # pragma: no cover (SimPy's own, should it ever change)
     raise ImportError(f"simpy.core.NORMAL is {SIMPY_NORMAL}, zvmsim.clock expects {NORMAL}")
+_NORMAL_RANK: Final = 1  # int(NORMAL): compared as a C integer when compiled
+if int(NORMAL) != _NORMAL_RANK:  # pragma: no cover
+    raise ImportError("zvmsim.clock: NORMAL's rank is not 1")
 _PUSH: Final = heappush
 _NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
@@ -84,13 +87,15 @@ def pending(env: simpy.Environment) -> ClockEvent:
 def _first(at: float, eid: int, head: tuple[Any, ...]) -> bool:
     """Whether ``(at, NORMAL, eid)`` (the tick's place) comes before the schedule's first
     entry *head*: that tuple comparison, field by field, without making the tuple."""
-    head_at = head[0]
+    # typed: compared as C numbers when compiled (no boxing; an int time compares the same)
+    head_at: float = head[0]
     if at != head_at:
         return at < head_at
-    priority = head[1]
-    if priority != NORMAL:
-        return NORMAL < priority
-    return eid < head[2]  # (event ids are unique: never equal)
+    priority: int = head[1]  # (an EventPriority: an int)
+    if priority != _NORMAL_RANK:
+        return _NORMAL_RANK < priority
+    head_eid: int = head[2]
+    return eid < head_eid  # (event ids are unique: never equal)
 
 
 class _Process(Process):
