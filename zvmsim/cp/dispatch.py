@@ -66,6 +66,7 @@ _HEAPIFY: Final = heapq.heapify  # a C static when compiled (no module look-up)
 _HEAPPOP: Final = heapq.heappop  # a C static when compiled (no module look-up)
 _HEAPPUSH: Final = heapq.heappush  # a C static when compiled (no module look-up)
 _NSMALLEST: Final = heapq.nsmallest  # a C static when compiled (no module look-up)
+_MIN: Final = min  # a C static when compiled (``min`` is otherwise a builtins look-up)
 _PENDING: Final = PENDING  # SimPy's not-yet-triggered value (a C static when compiled)
 
 _NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
@@ -149,7 +150,11 @@ class _Sliced:
             self.left -= piece
             event = procs.run(self.user, piece * self.share, piece * (1.0 - self.share))
             # None once processed; typed, so the compiled append is the list's own
-            callbacks: list[Any] | None = cast(Any, event).callbacks
+            callbacks: list[Any] | None
+            if isinstance(event, ClockEvent):  # (its field read directly)
+                callbacks = event.callbacks
+            else:
+                callbacks = cast(Any, event).callbacks
             if callbacks is not None:  # not processed yet: go on when it is
                 callbacks.append(self._slice)
                 return
@@ -372,7 +377,7 @@ class Processors:
         if not self._ready:
             free_at = self.free_at
             master_q = self._master_q
-            cpu = free_at.index(min(free_at))
+            cpu = free_at.index(_MIN(free_at))
             if master_q and cpu == self.master:  # the master has its own work waiting
                 cpu = min(range(self.count), key=lambda c: (c == self.master, free_at[c]))
             if (
@@ -668,7 +673,7 @@ class Processors:
             self.redispatch_s
             and not self._ready
             and not self._master_q
-            and min(self.free_at) < self.env._now - 1e-9
+            and _MIN(self.free_at) < self.env._now - 1e-9
             and self.wake(self.interrupt_s)
         ):
             return
@@ -686,7 +691,7 @@ class Processors:
         if not redispatch_s or self._ready or self._master_q:
             return False
         free_at = self.free_at
-        low = min(free_at)
+        low = _MIN(free_at)
         env = self.env
         now: float = env._now  # (a C double when compiled)
         if low >= now - 1e-9:

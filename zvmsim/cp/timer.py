@@ -28,6 +28,7 @@ from .vmdbk import RUN
 __all__ = ["timer_hz", "timer_pops"]
 
 _NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
+_MIN: Final = min  # (as _NEXT)
 
 
 def timer_hz(workloads: Iterable) -> float:
@@ -60,7 +61,7 @@ def timer_pops(
             # wake's own first tests, inline: most pops find no processor waiting
             redispatch_s = processors.redispatch_s
             if redispatch_s and not ready and not master_q:
-                low = min(free_at)
+                low = _MIN(free_at)
                 if low < now - 1e-9:
                     if processors.lock is not None or cp.limithard or not processors._deferring:
                         wake(0.0)
