@@ -16,82 +16,143 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from heapq import heappop, heappush
+from itertools import count
 from math import inf
 from typing import Any, Final, cast
 
 import simpy
 from simpy.core import NORMAL as SIMPY_NORMAL
-from simpy.core import URGENT, EmptySchedule, StopSimulation
-from simpy.events import Event, EventPriority, Initialize, Process, Timeout, _describe_frame
+from simpy.core import URGENT, EmptySchedule, SimTime, StopSimulation
+from simpy.events import PENDING, Event, EventPriority, Process, _describe_frame
 
-__all__ = ["Clock", "after", "pending"]
+__all__ = ["Clock", "ClockEvent", "after", "pending"]
+
+_PENDING: Final = PENDING  # SimPy's not-yet-triggered value (a C static when compiled)
 
 _BOUND = ("process", "event", "all_of", "any_of")  # SimPy binds these per instance
 # SimPy's normal priority, Final: the compiled code keeps it in a C static (no dict lookup)
 NORMAL: Final = EventPriority(1)
 if NORMAL != SIMPY_NORMAL:  # pragma: no cover (SimPy's own, should it ever change)
     raise ImportError(f"simpy.core.NORMAL is {SIMPY_NORMAL}, zvmsim.clock expects {NORMAL}")
-# what a timeout is made with, Final: C statics when compiled (no module dict lookups)
-_TIMEOUT: Final = Timeout
-_NEW: Final = Timeout.__new__  # object.__new__: Timeout.__new__(Timeout) without the look-up
+_NORMAL_RANK: Final = 1  # int(NORMAL): compared as a C integer when compiled
+if int(NORMAL) != _NORMAL_RANK:  # pragma: no cover
+    raise ImportError("zvmsim.clock: NORMAL's rank is not 1")
 _PUSH: Final = heappush
+_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
 
-def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., Any]]) -> Timeout:
+class ClockEvent(Event):
+    """A SimPy event whose fields are fixed: compiled, a C struct (read and written
+    by the compiled code directly, not through the instance's ``__dict__``).
+
+    It is a :class:`simpy.Event` (SimPy's code and ``isinstance`` see one) with
+    the same fields and meaning: ``env``, ``callbacks`` (None once processed),
+    ``_value`` (``PENDING`` until triggered) and ``_ok`` (unset until triggered);
+    anything else (``_defused``) goes in its ``__dict__`` as on SimPy's events.
+    The hot paths' events (timeouts, pending events, a process's start) are these.
+    """
+
+    env: simpy.Environment
+    callbacks: list[Any] | None  # type: ignore[assignment]
+    _value: Any
+    _ok: bool
+
+    def __init__(self, env: simpy.Environment, callbacks: list[Any]) -> None:
+        self.env = env
+        self.callbacks = callbacks
+        self._value = _PENDING
+
+
+def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., Any]]) -> ClockEvent:
     """``env.timeout(delay)`` with *callbacks* as its callbacks, built without the
     generic constructor (the hot paths' timeouts: the same time, priority and id)."""
-    event: Timeout = _NEW(_TIMEOUT)
-    event.env = env
-    event.callbacks = callbacks
+    event = ClockEvent(env, callbacks)
     event._value = None
-    event._delay = delay
     event._ok = True
-    now: float = env._now  # (a C double when compiled: SimPy types it int | float)
-    _PUSH(env._queue, (now + delay, NORMAL, next(env._eid), event))
+    now: float  # (a C double when compiled: SimPy types it int | float)
+    if isinstance(env, Clock):  # (its fields read directly)
+        now = env._now
+        _PUSH(env._queue, (now + delay, NORMAL, _NEXT(env._eid), event))
+    else:
+        now = env._now
+        _PUSH(env._queue, (now + delay, NORMAL, _NEXT(env._eid), event))
     return event
 
 
-def pending(env: simpy.Environment) -> Event:
-    """``env.event()``: a new event, not yet triggered, built without the generic
-    constructor (``Event.__init__`` sets these two; the value is the class's PENDING)."""
-    event = Event.__new__(Event)
-    event.env = env
-    event.callbacks = []
-    return event
+def pending(env: simpy.Environment) -> ClockEvent:
+    """``env.event()``: a new event, not yet triggered (as ``Event.__init__`` makes it)."""
+    return ClockEvent(env, [])
 
 
 def _first(at: float, eid: int, head: tuple[Any, ...]) -> bool:
     """Whether ``(at, NORMAL, eid)`` (the tick's place) comes before the schedule's first
     entry *head*: that tuple comparison, field by field, without making the tuple."""
-    head_at = head[0]
+    # typed: compared as C numbers when compiled (no boxing; an int time compares the same)
+    head_at: float = head[0]
     if at != head_at:
         return at < head_at
-    priority = head[1]
-    if priority != NORMAL:
-        return NORMAL < priority
-    return eid < head[2]  # (event ids are unique: never equal)
+    priority: int = head[1]  # (an EventPriority: an int)
+    if priority != _NORMAL_RANK:
+        return _NORMAL_RANK < priority
+    head_eid: int = head[2]
+    return eid < head_eid  # (event ids are unique: never equal)
 
 
 class _Process(Process):
     """A SimPy process whose :meth:`_resume` does SimPy's steps with fewer lookups
     (``_resumer`` is its bound method, made once: equal to ``_resume`` as SimPy's
-    interruption compares them)."""
+    interruption compares them); its fields fixed as :class:`ClockEvent`'s are.
 
+    It starts as ``simpy.Process`` does: its start, an urgent event now, calls
+    :meth:`_resume` (a :class:`ClockEvent` where SimPy's is an ``Initialize``).
+    """
+
+    env: simpy.Environment
+    callbacks: list[Any] | None  # type: ignore[assignment]
+    _value: Any
+    _ok: bool
+    _generator: Any
+    _target: Any
     _resumer: Any
+
+    def __init__(self, env: simpy.Environment, generator: Any) -> None:
+        self.env = env
+        self.callbacks = []
+        self._value = _PENDING
+        self._generator = generator
+        self._resumer = self._resume
+        start = ClockEvent(env, [self._resumer])
+        start._value = None
+        start._ok = True
+        _PUSH(env._queue, (env._now, URGENT, _NEXT(env._eid), start))
+        self._target = start
 
     def _resume(self, event: Event) -> None:
         """Resume the generator with *event*'s value (as ``simpy.Process._resume``)."""
         env = self.env
-        env._active_proc = self
+        clock = env if isinstance(env, Clock) else None  # (its fields written directly)
+        if clock is not None:
+            clock._active_proc = self
+        else:
+            env._active_proc = self
         generator = self._generator
         while True:
             try:
-                if event._ok:
-                    event = generator.send(event._value)
+                if isinstance(event, ClockEvent):  # (its fields read directly)
+                    ok: bool = event._ok
+                    value: Any = event._value
+                elif isinstance(event, _Process):
+                    ok = event._ok
+                    value = event._value
+                else:
+                    ok = event._ok
+                    value = event._value
+                if ok:
+                    event = generator.send(value)
                 else:  # the process handles the failed event, or fails itself
-                    event._defused = True  # type: ignore[attr-defined]
-                    exc = type(event._value)(*event._value.args)
-                    exc.__cause__ = event._value
+                    event._defused = True
+                    exc = type(value)(*value.args)
+                    exc.__cause__ = value
                     event = generator.throw(exc)
             except StopIteration as e:  # the process has ended
                 event = None  # type: ignore[assignment]
@@ -106,24 +167,43 @@ class _Process(Process):
                 self._value = e
                 env.schedule(self)
                 break
-            try:
-                # None once processed; typed, so the compiled append is the list's own
-                callbacks: list[Any] | None = cast(Any, event).callbacks
-            except AttributeError:
-                if hasattr(event, "callbacks"):
-                    raise
-                frame = getattr(generator, "gi_frame", None)  # none in a compiled one
-                descr = _describe_frame(frame) if frame is not None else ""
-                raise RuntimeError(f'\n{descr}Invalid yield value "{event}"') from None
+            # None once processed; typed, so the compiled append is the list's own
+            callbacks: list[Any] | None
+            if isinstance(event, ClockEvent):
+                callbacks = event.callbacks
+            elif isinstance(event, _Process):
+                callbacks = event.callbacks
+            else:
+                try:
+                    callbacks = cast(Any, event).callbacks
+                except AttributeError:
+                    if hasattr(event, "callbacks"):
+                        raise
+                    frame = getattr(generator, "gi_frame", None)  # none in a compiled one
+                    descr = _describe_frame(frame) if frame is not None else ""
+                    raise RuntimeError(f'\n{descr}Invalid yield value "{event}"') from None
             if callbacks is not None:  # not triggered yet: resume when it is
                 callbacks.append(self._resumer)
                 break
         self._target = event
-        env._active_proc = None
+        if clock is not None:
+            clock._active_proc = None
+        else:
+            env._active_proc = None
 
 
 class Clock(simpy.Environment):
-    """A SimPy environment with a faster event loop and timeouts (same order, same results)."""
+    """A SimPy environment with a faster event loop and timeouts (same order, same results).
+
+    SimPy's fields (``_now``, ``_queue``, ``_eid``, ``_active_proc``) are declared here,
+    so compiled they are a C struct's (read and written directly by compiled code that
+    knows it has a Clock), and :attr:`now` is a compiled property.
+    """
+
+    _now: SimTime
+    _queue: list[tuple[SimTime, EventPriority, int, Event]]
+    _eid: count[int]
+    _active_proc: Process | None
 
     def __init__(self, initial_time: float = 0) -> None:
         super().__init__(initial_time)
@@ -136,18 +216,29 @@ class Clock(simpy.Environment):
         for name in _BOUND:  # SimPy binds only its own class's, not a subclass's
             setattr(self, name, getattr(self, name))
 
-    def timeout(self, delay: float = 0, value: Any = None) -> Timeout:  # type: ignore[override]
+    def timeout(self, delay: float = 0, value: Any = None) -> ClockEvent:  # type: ignore[override]
         """An event that happens *delay* seconds from now (as ``simpy.Timeout``)."""
         if delay < 0:
             raise ValueError(f"Negative delay {delay}")
-        event = Timeout.__new__(Timeout)
-        event.env = self
-        event.callbacks = []
+        event = ClockEvent(self, [])
         event._value = value
-        event._delay = delay
         event._ok = True
-        heappush(self._queue, (self._now + delay, NORMAL, next(self._eid), event))
+        heappush(self._queue, (self._now + delay, NORMAL, _NEXT(self._eid), event))
         return event
+
+    def event(self) -> ClockEvent:  # type: ignore[override]
+        """A new event, not yet triggered (as ``simpy.Event(env)``)."""
+        return ClockEvent(self, [])
+
+    @property
+    def now(self) -> SimTime:
+        """The current simulation time (as ``simpy.Environment.now``)."""
+        return self._now
+
+    @property
+    def active_process(self) -> Process | None:
+        """The process being resumed now (as ``simpy.Environment.active_process``)."""
+        return self._active_proc
 
     def tick(self, delay: float, fn: Callable[[], None]) -> None:
         """Call *fn* *delay* seconds from now, where ``env.timeout(delay)`` made now
@@ -158,26 +249,14 @@ class Clock(simpy.Environment):
         if delay < 0:
             raise ValueError(f"Negative delay {delay}")
         self._tick_at = self._now + delay
-        self._tick_eid = next(self._eid)
+        self._tick_eid = _NEXT(self._eid)
         self._tick_fn = fn
 
     def process(self, generator: Any) -> Process:  # type: ignore[override]
         """A process running *generator* from now on (as ``simpy.Process``)."""
         if not hasattr(generator, "throw"):
             raise ValueError(f"{generator} is not a generator.")
-        proc = _Process.__new__(_Process)
-        proc.env = self
-        proc.callbacks = []
-        proc._generator = generator
-        start = Initialize.__new__(Initialize)  # what starts it, urgent like SimPy's
-        start.env = self
-        proc._resumer = proc._resume
-        start.callbacks = [proc._resumer]
-        start._value = None
-        start._ok = True
-        heappush(self._queue, (self._now, URGENT, next(self._eid), start))
-        proc._target = start
-        return proc
+        return _Process(self, generator)
 
     def run(self, until: Any = None) -> Any:
         """Process events until *until* (a time or an event), as ``simpy.Environment.run``."""
@@ -211,8 +290,16 @@ class Clock(simpy.Environment):
                     self._now, _, _, event = self._current = pop(queue)
                 except IndexError:
                     raise EmptySchedule from None
-                callbacks: list[Any] = event.callbacks  # (typed: a list's own loop)
-                event.callbacks = None  # type: ignore[assignment]
+                callbacks: list[Any]  # (typed: a list's own loop)
+                if isinstance(event, ClockEvent):  # (its fields read directly)
+                    callbacks = cast(list, event.callbacks)
+                    event.callbacks = None
+                elif isinstance(event, _Process):
+                    callbacks = cast(list, event.callbacks)
+                    event.callbacks = None
+                else:
+                    callbacks = event.callbacks
+                    event.callbacks = None
                 try:
                     for callback in callbacks:
                         callback(event)
@@ -220,7 +307,13 @@ class Clock(simpy.Environment):
                     event.callbacks = callbacks[callbacks.index(callback) + 1 :]
                     self.schedule(event, -1)  # type: ignore[arg-type]
                     raise
-                if not event._ok and not hasattr(event, "_defused"):
+                if isinstance(event, ClockEvent):
+                    ok: bool = event._ok
+                elif isinstance(event, _Process):
+                    ok = event._ok
+                else:
+                    ok = event._ok
+                if not ok and not hasattr(event, "_defused"):
                     exc = type(event._value)(*event._value.args)
                     exc.__cause__ = event._value
                     raise exc

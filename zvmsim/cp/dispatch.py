@@ -51,37 +51,46 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from operator import itemgetter
-from typing import Any, cast
+from typing import Any, Final, cast
 
 import simpy
 from simpy.core import NORMAL, URGENT
-from simpy.events import PENDING, Event, Timeout
+from simpy.events import PENDING, Event
 
-from ..clock import after, pending
+from ..clock import ClockEvent, after, pending
 from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
 
-_END = itemgetter(1)  # a segment's end
+_HEAPIFY: Final = heapq.heapify  # a C static when compiled (no module look-up)
+_HEAPPOP: Final = heapq.heappop  # a C static when compiled (no module look-up)
+_HEAPPUSH: Final = heapq.heappush  # a C static when compiled (no module look-up)
+_NSMALLEST: Final = heapq.nsmallest  # a C static when compiled (no module look-up)
+_MIN: Final = min  # a C static when compiled (``min`` is otherwise a builtins look-up)
+_PENDING: Final = PENDING  # SimPy's not-yet-triggered value (a C static when compiled)
+
+_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
+
+_END: Final = itemgetter(1)  # a segment's end
 # placed segments a processor keeps before it lets go of those that have ended (which
 # nothing reads again): a few at a time while they are fresh, not a monitor interval's
 # worth (tens of thousands) at once when a sample asks what is left
-SEGMENTS_KEPT = 64
+SEGMENTS_KEPT: Final = 64
 
-AFFINITY_LOOK = 4  # ready entries a free processor looks through for one of its own
-SYSTEM_FLUSH_S = 0.0005  # CP time gathered (SystemTime) before it is placed
+AFFINITY_LOOK: Final = 4  # ready entries a free processor looks through for one of its own
+SYSTEM_FLUSH_S: Final = 0.0005  # CP time gathered (SystemTime) before it is placed
 
 
-def _succeed_waiter(event: Timeout) -> None:
+def _succeed_waiter(event: ClockEvent) -> None:
     """The end of a burst that waited in a queue: fire the event its user waits on
     (``waiter.succeed()``, its steps inline: no Python-level calls)."""
-    waiter = event._value
-    if waiter._value is not PENDING:
+    waiter: ClockEvent = event._value
+    if waiter._value is not _PENDING:
         raise RuntimeError(f"{waiter} has already been triggered")
     waiter._ok = True
     waiter._value = None
     env = waiter.env  # env.schedule(waiter), inline
-    heapq.heappush(env._queue, (env._now + 0, NORMAL, next(env._eid), waiter))
+    _HEAPPUSH(env._queue, (env._now + 0, NORMAL, _NEXT(env._eid), waiter))
 
 
 class SystemTime:
@@ -117,18 +126,14 @@ class _Sliced:
         self.procs, self.user, self.virtual_s, self.cp_s = procs, user, virtual_s, cp_s
         self.share = self.left = 0.0
         env = procs.env
-        # two events, built as simpy.Event(env) builds them (without its __init__)
-        self.done = done = Event.__new__(Event)
-        done.env = env
-        done.callbacks = []
-        start = Event.__new__(Event)  # as a process starts: urgent, now (env.process)
-        start.env = env
-        start.callbacks = [self._start]  # type: ignore[list-item]
+        # two events, as simpy.Event(env) builds them
+        self.done = ClockEvent(env, [])
+        start = ClockEvent(env, [self._start])  # as a process starts: urgent, now (env.process)
         start._ok = True
         start._value = None
-        heapq.heappush(env._queue, (env._now, URGENT, next(env._eid), start))  # type: ignore[attr-defined]
+        _HEAPPUSH(env._queue, (env._now, URGENT, _NEXT(env._eid), start))  # type: ignore[attr-defined]
 
-    def _start(self, _event: simpy.Event) -> None:
+    def _start(self, _event: Event) -> None:
         user = self.user
         total = self.virtual_s + self.cp_s + user.pending_cp_s
         user.pending_cp_s = 0.0
@@ -136,7 +141,7 @@ class _Sliced:
         self.left = total
         self._slice(_event)
 
-    def _slice(self, _event: simpy.Event) -> None:
+    def _slice(self, _event: Event) -> None:
         """Run the next slice (the last one has ended when none is left)."""
         procs = self.procs
         while self.left > 1e-12:
@@ -145,7 +150,11 @@ class _Sliced:
             self.left -= piece
             event = procs.run(self.user, piece * self.share, piece * (1.0 - self.share))
             # None once processed; typed, so the compiled append is the list's own
-            callbacks: list[Any] | None = cast(Any, event).callbacks
+            callbacks: list[Any] | None
+            if isinstance(event, ClockEvent):  # (its field read directly)
+                callbacks = event.callbacks
+            else:
+                callbacks = cast(Any, event).callbacks
             if callbacks is not None:  # not processed yet: go on when it is
                 callbacks.append(self._slice)
                 return
@@ -153,7 +162,7 @@ class _Sliced:
         done._ok = True
         done._value = None
         env = procs.env
-        heapq.heappush(env._queue, (env._now, NORMAL, next(env._eid), done))  # type: ignore[attr-defined]
+        _HEAPPUSH(env._queue, (env._now, NORMAL, _NEXT(env._eid), done))  # type: ignore[attr-defined]
 
 
 class Processors:
@@ -230,7 +239,7 @@ class Processors:
         self.scheduler: Any = None  # the scheduler, for users waiting in the eligible list
         self.slice_s = slice_us / 1e6  # the dispatch time slice
         # the ready queue: (virtual start, sequence, user, total, virtual, event)
-        self._ready: list[tuple[float, int, Vmdbk, float, float, simpy.Event]] = []
+        self._ready: list[tuple[float, int, Vmdbk, float, float, ClockEvent]] = []
         self._seq = itertools.count()
         self._vclock = 0.0  # virtual start of the burst dispatched last
         # CP's own work that occupies a processor (see run_system): a pseudo-user
@@ -243,7 +252,7 @@ class Processors:
         self.excess: Any = None  # the excess-share defect's order (zvmsim.cp.excess), if on
         # the master processor and its master-only PLDV: (queued at, user, total, virtual, event)
         self.master = 0
-        self._master_q: deque[tuple[float, Vmdbk, float, float, simpy.Event]] = deque()
+        self._master_q: deque[tuple[float, Vmdbk, float, float, ClockEvent]] = deque()
         self.switch_s = 0.0  # CP's time to move a VMDBK to the master (set_switching)
         self.refill_s = 0.0  # cache refill of a burst on another processor than the last
         self.master_runs = 0  # bursts the master took from its master-only PLDV
@@ -323,7 +332,7 @@ class Processors:
         cp_s: float,
         master: bool = False,
         handoff: bool = False,
-    ) -> simpy.Event:
+    ) -> Event:
         """Run a burst of *virtual_s* guest time plus *cp_s* of CP time; yield the result.
 
         CP time done earlier on the user's behalf (``pending_cp_s``) is charged here too.
@@ -363,12 +372,12 @@ class Processors:
         seq = -1
         excess = self.excess
         if excess is not None:  # the defect orders bursts by its deadlines
-            seq = next(self._seq)
+            seq = _NEXT(self._seq)
             excess.tag(seq, user, total, env._now)  # SimPy's own (an int at 0)
         if not self._ready:
             free_at = self.free_at
             master_q = self._master_q
-            cpu = free_at.index(min(free_at))
+            cpu = free_at.index(_MIN(free_at))
             if master_q and cpu == self.master:  # the master has its own work waiting
                 cpu = min(range(self.count), key=lambda c: (c == self.master, free_at[c]))
             if (
@@ -385,11 +394,11 @@ class Processors:
                     return self._place_plain(cpu, user, total, virtual_s, None)
                 return self._place(cpu, user, total, virtual_s)
         if excess is None:
-            seq = next(self._seq)
+            seq = _NEXT(self._seq)
         event = pending(env)
         if self._any_deferred:
             self._undefer()
-        heapq.heappush(self._ready, (start_tag, seq, user, total, virtual_s, event))
+        _HEAPPUSH(self._ready, (start_tag, seq, user, total, virtual_s, event))
         user.state = CPU
         return event
 
@@ -399,8 +408,8 @@ class Processors:
         user: Vmdbk,
         total: float,
         virtual_s: float,
-        waiter: simpy.Event | None = None,
-    ) -> simpy.Timeout:
+        waiter: ClockEvent | None = None,
+    ) -> ClockEvent:
         """Start *user*'s burst on the free processor *cpu* now (*waiter* fires at its end)."""
         start: float = self.env._now  # (a C double when compiled)
         if self._segments is None and not self.refill_s and not user.limithard:
@@ -458,8 +467,8 @@ class Processors:
         user: Vmdbk,
         total: float,
         virtual_s: float,
-        waiter: simpy.Event | None,
-    ) -> Timeout:
+        waiter: ClockEvent | None,
+    ) -> ClockEvent:
         """:meth:`_place`'s steps, in its order, where nothing but the burst takes time:
         no PR/SM segments (so no redispatch, no lock, full speed), no switching costs,
         no LIMITHARD user."""
@@ -481,8 +490,8 @@ class Processors:
         speed: float,
         total: float,
         virtual_s: float,
-        waiter: simpy.Event | None,
-    ) -> Timeout:
+        waiter: ClockEvent | None,
+    ) -> ClockEvent:
         """Charge a placed burst to *cpu* and *user* and schedule its end at *end* (as
         ``env.timeout(end - now)``, its callbacks given at once)."""
         env = self.env
@@ -515,20 +524,20 @@ class Processors:
             self._segments[cpu].append((now, now + wall, cp_s / wall))
         return now + wall
 
-    def _freed_cb(self, cpu: int) -> Callable[[simpy.Event], None]:
+    def _freed_cb(self, cpu: int) -> Callable[[Event], None]:
         """The callback of a burst's end on *cpu*: if others are ready, choose among
         them a moment later, so that a user going on at once (the end of a time
         slice) competes too."""
 
         next_cb = self._next_cbs[cpu]
 
-        def freed(_event: simpy.Event) -> None:
+        def freed(_event: Event) -> None:
             if self._ready or (cpu == self.master and self._master_q):
                 after(self.env, 0, [next_cb])
 
         return freed
 
-    def _next_cb(self, cpu: int) -> Callable[[simpy.Event], None]:
+    def _next_cb(self, cpu: int) -> Callable[[Event], None]:
         """The callback that starts the next ready burst on *cpu* (:meth:`_next`)."""
         return lambda _event: self._next(cpu)
 
@@ -545,12 +554,12 @@ class Processors:
         elif self._ready:
             if self.excess is not None:  # the defect's order, not the fair one
                 entry = self._ready.pop(self.excess.pick(self._ready, self.env.now))
-                heapq.heapify(self._ready)
+                _HEAPIFY(self._ready)
                 self.excess.forget(entry[1])
             elif self.refill_s:
                 entry = self._affine(cpu)
             else:
-                entry = heapq.heappop(self._ready)
+                entry = _HEAPPOP(self._ready)
             start_tag, _, user, total, virtual_s, event = entry
             self._vclock = start_tag
             if self._segments is None and not self.refill_s and not user.limithard:
@@ -558,18 +567,18 @@ class Processors:
             else:
                 self._place(cpu, user, total, virtual_s, event)
 
-    def _affine(self, cpu: int) -> tuple[float, int, Vmdbk, float, float, simpy.Event]:
+    def _affine(self, cpu: int) -> tuple[float, int, Vmdbk, float, float, ClockEvent]:
         """The ready queue's entry for *cpu*: among the first few, one whose user last
         ran on *cpu* (its processor-local dispatch vector), else the first."""
         ready = self._ready
-        for entry in heapq.nsmallest(AFFINITY_LOOK, ready):
+        for entry in _NSMALLEST(AFFINITY_LOOK, ready):
             if entry[2].burst[3] == cpu:
                 ready.remove(entry)
-                heapq.heapify(ready)
+                _HEAPIFY(ready)
                 return entry
-        return heapq.heappop(ready)
+        return _HEAPPOP(ready)
 
-    def _run_master(self, user: Vmdbk, virtual_s: float, cp_s: float) -> simpy.Event:
+    def _run_master(self, user: Vmdbk, virtual_s: float, cp_s: float) -> ClockEvent:
         """A burst for the master: it holds the master if it is there and going on,
         else it waits in the master-only PLDV."""
         now, master = self.env.now, self.master
@@ -627,7 +636,7 @@ class Processors:
             yield user.reorder_done
         yield self.run(user, virtual_s, cp_s)
 
-    def run_system(self, seconds: float) -> simpy.Event:
+    def run_system(self, seconds: float) -> Event:
         """CP work that holds a processor for *seconds* (system time, no user charged).
 
         The work takes its processor away from the guests while it runs: it
@@ -664,7 +673,7 @@ class Processors:
             self.redispatch_s
             and not self._ready
             and not self._master_q
-            and min(self.free_at) < self.env._now - 1e-9
+            and _MIN(self.free_at) < self.env._now - 1e-9
             and self.wake(self.interrupt_s)
         ):
             return
@@ -682,7 +691,7 @@ class Processors:
         if not redispatch_s or self._ready or self._master_q:
             return False
         free_at = self.free_at
-        low = min(free_at)
+        low = _MIN(free_at)
         env = self.env
         now: float = env._now  # (a C double when compiled)
         if low >= now - 1e-9:
@@ -721,7 +730,7 @@ class Processors:
         cp.burst = (start, end, 0.0, cpu, speed)
         cp.state = RUN
         if self._deferring:  # _defer(cpu, end - now), inline
-            self._deferred[cpu] = (now + (end - now), next(env._eid))  # type: ignore[attr-defined]
+            self._deferred[cpu] = (now + (end - now), _NEXT(env._eid))  # type: ignore[attr-defined]
             self._any_deferred = True
         else:
             after(env, end - now, [self._freed_cbs[cpu]])
@@ -733,7 +742,7 @@ class Processors:
         queued work (:meth:`_freed_cb`), so it matters only if work queues before then,
         and :meth:`_undefer` schedules it then, in the same place."""
         env = self.env
-        self._deferred[cpu] = (env._now + delay, next(env._eid))
+        self._deferred[cpu] = (env._now + delay, _NEXT(env._eid))
         self._any_deferred = True
 
     def _undefer(self) -> None:
@@ -750,13 +759,10 @@ class Processors:
             deferred[cpu] = None
             at, eid = entry
             if (at, NORMAL, eid) > current:  # still to come (ids are unique)
-                done = Timeout.__new__(Timeout)
-                done.env = env
-                done.callbacks = [self._freed_cbs[cpu]]
+                done = ClockEvent(env, [self._freed_cbs[cpu]])
                 done._value = None
-                done._delay = at - env._now
                 done._ok = True
-                heapq.heappush(env._queue, (at, NORMAL, eid, done))
+                _HEAPPUSH(env._queue, (at, NORMAL, eid, done))
         self._any_deferred = False
 
     def busy(self, cpu: int) -> float:

@@ -53,13 +53,12 @@ import itertools
 from collections import deque
 from collections.abc import Generator
 from heapq import heappush
-from typing import Any
+from typing import Any, Final
 
 import simpy
 from simpy.core import NORMAL
-from simpy.events import Event, Timeout
 
-from ..clock import after, pending
+from ..clock import ClockEvent, after, pending
 from ..hardware.channels import Chpid
 from ..hardware.cucache import VolumeCache
 from ..hardware.dasd import DasdTiming
@@ -76,16 +75,18 @@ except ImportError:  # without mypy installed (pure Python) the decorator does n
 
 __all__ = ["Rdev", "VolumeIO"]
 
+_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
-def _disconnect(conn: Timeout) -> None:
+
+def _disconnect(conn: Any) -> None:
     """A serial I/O's connect phase *conn* is over: free its path, and its I/O's
     *done* event fires *rest* later (as a timeout: at normal priority)."""
     conn.path.release()  # type: ignore[attr-defined]
-    done = conn.done  # type: ignore[attr-defined]
+    done: ClockEvent = conn.done  # type: ignore[attr-defined]
     done._ok = True
     done._value = None
     env = done.env  # env.schedule(done, delay=rest), inline
-    heappush(env._queue, (env._now + conn.rest, NORMAL, next(env._eid), done))  # type: ignore[attr-defined]
+    heappush(env._queue, (env._now + conn.rest, NORMAL, _NEXT(env._eid), done))  # type: ignore[attr-defined]
 
 
 class Rdev:
@@ -168,7 +169,7 @@ class VolumeIO:
         self.cache = cache  # the control unit's cache, when it is simulated
         self.processors = processors
         self._rio_s = path_us["rio_us"] / 1e6
-        self._queue: deque[tuple[bool, simpy.Event]] = deque()
+        self._queue: deque[tuple[bool, ClockEvent]] = deque()
         self._path_cycle = itertools.cycle(paths)  # CP rotates over the channel paths
         self._serial = bool(paths) and all(p.serial for p in paths)
         self._turn = 0  # where a serial path search starts (rotates)
@@ -279,15 +280,13 @@ class VolumeIO:
             # the connect phase holds the path; when it ends (_disconnect), the path is
             # released and the I/O goes on for its pend and disc (env.timeout(conn) with
             # that callback, built inline; no process step)
-            done = Event.__new__(Event)  # Event(env), without its __init__
-            done.env = env
-            done.callbacks = []
+            done = ClockEvent(env, [])  # Event(env)
             ended = after(env, conn, [_disconnect])
             ended.path, ended.done, ended.rest = path, done, pend + disc  # type: ignore[attr-defined]
             yield done
             pend += waited
         else:
-            path = next(self._path_cycle)
+            path = _NEXT(self._path_cycle)
             if track is None or self.cache is None:  # _times without the cache, inline
                 pend, disc, conn = self.timing.sample(nbytes, path)
             else:
@@ -349,6 +348,6 @@ class VolumeIO:
                     wait._ok = True  # wait.succeed(rdev), inline: it was pending
                     wait._value = rdev
                     env = self.env
-                    heappush(env._queue, (env._now, NORMAL, next(env._eid), wait))
+                    heappush(env._queue, (env._now, NORMAL, _NEXT(env._eid), wait))
                     return
         rdev.busy = False

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from heapq import heappush
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import simpy
 from simpy.core import NORMAL
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     from .mdchome import MdcHome
 
 __all__ = ["MinidiskCache"]
+
+_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
 
 class MinidiskCache:
@@ -159,7 +161,7 @@ class MinidiskCache:
         env = self.env  # done.succeed(), inline: it was pending (made by lookup)
         done._ok = True
         done._value = None
-        heappush(env._queue, (env._now + 0, NORMAL, next(env._eid), done))
+        heappush(env._queue, (env._now + 0, NORMAL, _NEXT(env._eid), done))
 
     def write_lookup(self, user: Vmdbk) -> None:
         """Charge CP's lookup for a write, which then goes through to the device."""

@@ -15,7 +15,7 @@ a cache entry.
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
-from typing import Any
+from typing import Any, Final
 
 import simpy
 
@@ -25,7 +25,7 @@ from .vmdbk import IOW, Vmdbk
 
 __all__ = ["Minidisk"]
 
-BLOCK_BYTES = 4096
+BLOCK_BYTES: Final = 4096
 
 
 class Minidisk:

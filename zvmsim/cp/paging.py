@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import simpy
 from simpy.core import URGENT
@@ -62,7 +62,7 @@ except ImportError:  # without mypy installed (pure Python) the decorator does n
 
 __all__ = ["PageVolume", "PagingDevices"]
 
-PAGE_BYTES = 4096
+PAGE_BYTES: Final = 4096
 
 
 @dataclass

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import simpy
 
@@ -50,7 +50,8 @@ from .vmdbk import DM, EL, RUN, Vmdbk
 
 __all__ = ["LOADING_FAULTS", "SrmConfig", "Scheduler", "faults_like_loading"]
 
-LOADING_FAULTS = 5  # page faults per dispatch time slice of CPU time that make a user loading
+# page faults per dispatch time slice of CPU time that make a user loading
+LOADING_FAULTS: Final = 5
 
 
 def faults_like_loading(faults: int, cpu_s: float, slice_s: float) -> bool:

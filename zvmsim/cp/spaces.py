@@ -17,7 +17,7 @@ from array import array
 from collections import deque
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from .vmdbk import DM, Vmdbk
 __all__ = ["DASD", "NEW", "ColdRun", "PageTable", "RES", "Space", "XST"]
 
 NEW, RES, XST, DASD, MOVING = 0, 1, 2, 3, 4  # never touched, resident, XSTORE, DASD, in flight
-SWEEP_CHUNK = 4096  # pages a clock sweep tests at a time, at least
+SWEEP_CHUNK: Final = 4096  # pages a clock sweep tests at a time, at least
 
 
 class ColdRun(NamedTuple):

@@ -29,7 +29,7 @@ import math
 import random
 from collections import deque
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import numpy as np
 import simpy
@@ -56,8 +56,8 @@ if TYPE_CHECKING:
 
 __all__ = ["SEGMENT_PAGES", "ScanPolicy", "Storage"]
 
-SEGMENT_PAGES = 256  # a 1 MB segment of virtual storage
-PGMBK_FRAMES = 2  # a PGMBK (8 KB) per segment backed
+SEGMENT_PAGES: Final = 256  # a 1 MB segment of virtual storage
+PGMBK_FRAMES: Final = 2  # a PGMBK (8 KB) per segment backed
 
 
 def _slots_on(on: dict[int, int], volume: int, n: int) -> None:

@@ -17,15 +17,18 @@ would have had, and one that finds no processor waiting costs a comparison).
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable
-from typing import Any
+from typing import Any, Final
 
 import simpy
 
-from ..clock import after
+from ..clock import Clock, after
 from .dispatch import Processors
 from .vmdbk import RUN
 
 __all__ = ["timer_hz", "timer_pops"]
+
+_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
+_MIN: Final = min  # (as _NEXT)
 
 
 def timer_hz(workloads: Iterable) -> float:
@@ -46,19 +49,19 @@ def timer_pops(
     """
     gap = 1.0 / hz
     wake = processors.wake
-    tick = getattr(env, "tick", None)
-    if tick is not None:  # a Clock: each pop is its tick, in the same place, no event
+    if isinstance(env, Clock):  # each pop is its tick, in the same place, no event
+        clock: Clock = env  # (typed: the closure writes its fields directly)
         ready, master_q, free_at = processors._ready, processors._master_q, processors.free_at
         wakes, susp_s = processors.wakes, processors.susp_s
         deferred, cp = processors._deferred, processors.cp
         eid = env._eid
 
         def tick_pop() -> None:
-            now: float = env._now  # (a C double when compiled)
+            now: float = clock._now  # (a C double when compiled)
             # wake's own first tests, inline: most pops find no processor waiting
             redispatch_s = processors.redispatch_s
             if redispatch_s and not ready and not master_q:
-                low = min(free_at)
+                low = _MIN(free_at)
                 if low < now - 1e-9:
                     if processors.lock is not None or cp.limithard or not processors._deferring:
                         wake(0.0)
@@ -73,13 +76,13 @@ def timer_pops(
                         cp.burst = (start, start, 0.0, cpu, processors.speed[cpu])
                         cp.state = RUN
                         # _defer(cpu, start - now), inline
-                        deferred[cpu] = (now + (start - now), next(eid))
+                        deferred[cpu] = (now + (start - now), _NEXT(eid))
                         processors._any_deferred = True
-            env._tick_at = now + gap  # type: ignore[attr-defined]  # tick(gap, tick_pop), inline
-            env._tick_eid = next(eid)  # type: ignore[attr-defined]
-            env._tick_fn = tick_pop  # type: ignore[attr-defined]
+            clock._tick_at = now + gap  # tick(gap, tick_pop), inline
+            clock._tick_eid = _NEXT(eid)
+            clock._tick_fn = tick_pop
 
-        tick(gap, tick_pop)  # the first pop, a gap from now
+        clock.tick(gap, tick_pop)  # the first pop, a gap from now
         yield env.event()  # never triggered: the pops go on by themselves
         return
 

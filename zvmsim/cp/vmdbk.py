@@ -6,7 +6,7 @@ sees) and the cumulative counters that monitor sample records carry.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["DORM", "STATES", "Vmdbk"]
 
@@ -32,10 +32,28 @@ STATES: tuple[str, ...] = (
     "lim",
     "oth",
 )
-RUN, CPU, LDG, PGW, IOW, SIM, TIW, CFW, TI, EL, DM, IOA, PGA, LIM, OTH = range(len(STATES))
+# each state's index in STATES, Final: compiled code holds them as constants (no look-up)
+RUN: Final = 0
+CPU: Final = 1
+LDG: Final = 2
+PGW: Final = 3
+IOW: Final = 4
+SIM: Final = 5
+TIW: Final = 6
+CFW: Final = 7
+TI: Final = 8
+EL: Final = 9
+DM: Final = 10
+IOA: Final = 11
+PGA: Final = 12
+LIM: Final = 13
+OTH: Final = 14
 # Dormant and waiting for no service machine: CP counts it (HFDORM) apart from
 # dormant in SVM wait (HFDSVM, %DM); USTAT has no column for it.
-DORM = len(STATES)
+DORM: Final = 15  # (len(STATES))
+_ORDER = (RUN, CPU, LDG, PGW, IOW, SIM, TIW, CFW, TI, EL, DM, IOA, PGA, LIM, OTH, DORM)
+if _ORDER != tuple(range(len(STATES) + 1)):  # pragma: no cover
+    raise ImportError("zvmsim.cp.vmdbk: the states' indexes do not match STATES")
 
 
 class Vmdbk:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Generator
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import simpy
 
+from ..clock import ClockEvent
 from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
 
@@ -26,10 +27,12 @@ if TYPE_CHECKING:
 
 __all__ = ["Idle", "Workload", "spawn"]
 
+_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
+
 
 # what a process's start event gives it: success, no value (an object, not a class
 # with these as class attributes: mypyc makes those its instances' defaults)
-_STARTED = SimpleNamespace(_ok=True, _value=None)
+_STARTED: Final = SimpleNamespace(_ok=True, _value=None)
 
 
 def spawn(env: simpy.Environment) -> Callable[[Generator[Any, Any, Any]], None]:
@@ -46,7 +49,7 @@ def spawn(env: simpy.Environment) -> Callable[[Generator[Any, Any, Any]], None]:
     event of its end, which nothing listens to. An exception in the generator
     stops the run.
     """
-    next(env._eid)  # type: ignore[attr-defined]
+    _NEXT(env._eid)  # type: ignore[attr-defined]
     return _start
 
 
@@ -70,16 +73,26 @@ class _Spawned:
         generator = self.generator
         while True:
             try:
-                if event._ok:
-                    event = generator.send(event._value)
+                if isinstance(event, ClockEvent):  # (its fields read directly)
+                    ok: bool = event._ok
+                    value: Any = event._value
+                else:
+                    ok = event._ok
+                    value = event._value
+                if ok:
+                    event = generator.send(value)
                 else:  # as a process: a failed event is thrown into the generator
                     event._defused = True
-                    exc = type(event._value)(*event._value.args)
-                    exc.__cause__ = event._value
+                    exc = type(value)(*value.args)
+                    exc.__cause__ = value
                     event = generator.throw(exc)
             except StopIteration:
                 return
-            callbacks: list[Any] | None = event.callbacks  # (typed: the list's own append)
+            callbacks: list[Any] | None  # (typed: the list's own append)
+            if isinstance(event, ClockEvent):
+                callbacks = event.callbacks
+            else:
+                callbacks = event.callbacks
             if callbacks is not None:
                 callbacks.append(self)
                 return

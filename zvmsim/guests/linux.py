@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from collections.abc import Generator
 from math import log
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..cp.spaces import Space
 from ..cp.storage import SEGMENT_PAGES
@@ -56,7 +56,7 @@ except ImportError:  # without mypy installed (pure Python) the decorator does n
 
 __all__ = ["LinuxServer", "LinuxThrasher"]
 
-PAGES_PER_MB = 256
+PAGES_PER_MB: Final = 256
 
 
 def _space(workload: Workload, virtual_mb: float, detailed: bool) -> Space:

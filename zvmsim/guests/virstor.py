@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Generator
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import simpy
 
@@ -175,7 +175,7 @@ class ApacheServer(Virstor):
         self.reply_s = lan_cost(m, self.reply_bytes)
 
 
-PAGES_BYTES = 4096  # a 4 KB page of the file a request sends
+PAGES_BYTES: Final = 4096  # a 4 KB page of the file a request sends
 
 
 class AwmClient(Virstor):

@@ -29,7 +29,7 @@ import random
 from collections import deque
 from collections.abc import Generator, Sequence
 from heapq import heappush
-from typing import Any
+from typing import Any, Final
 
 import simpy
 from simpy.core import NORMAL
@@ -38,6 +38,10 @@ from simpy.events import PENDING
 from ..calibration import ChannelSpeed
 
 __all__ = ["Chpid"]
+
+_PENDING: Final = PENDING  # SimPy's not-yet-triggered value (a C static when compiled)
+
+_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
 
 class Chpid:
@@ -124,11 +128,11 @@ class Chpid:
         waiters = self.waiters
         while waiters:
             wait = waiters.popleft()
-            if wait._value is PENDING:  # not triggered (by another of its paths) yet
+            if wait._value is _PENDING:  # not triggered (by another of its paths) yet
                 wait._ok = True  # wait.succeed(self), inline: it stays active for that I/O
                 wait._value = self
                 env = wait.env
-                heappush(env._queue, (env._now, NORMAL, next(env._eid), wait))
+                heappush(env._queue, (env._now, NORMAL, _NEXT(env._eid), wait))
                 return
         self.active = False
 

@@ -30,11 +30,12 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections import deque
+from typing import Final
 
 __all__ = ["Occupancy"]
 
-HORIZON_S = 1.0  # the others' dispatches are drawn this far ahead at a time
-MAX_SHARE = 0.999  # a logical PU lets go of its physical PU now and then
+HORIZON_S: Final = 1.0  # the others' dispatches are drawn this far ahead at a time
+MAX_SHARE: Final = 0.999  # a logical PU lets go of its physical PU now and then
 
 
 class Occupancy:

@@ -57,8 +57,8 @@ _TUPLE_NEW: Final = tuple.__new__  # what a named tuple's __new__ calls
 
 __all__ = ["OtherPools", "ZOS_TYPES"]
 
-ZOS_TYPES = ("CP", "ZIIP", "ZAAP")  # the PU types z/OS partitions run on
-SMOOTHING = 0.2  # weight of the newest tick in a server's demand estimate
+ZOS_TYPES: Final = ("CP", "ZIIP", "ZAAP")  # the PU types z/OS partitions run on
+SMOOTHING: Final = 0.2  # weight of the newest tick in a server's demand estimate
 
 
 class OtherPools:

@@ -38,7 +38,7 @@ import math
 import random
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import simpy
 
@@ -69,8 +69,8 @@ __all__ = [
     "water_fill",
 ]
 
-SMOOTHING = 0.2  # weight of the newest tick in z/VM's demand estimate
-SETTLE_S = 1.0  # the others' dispatched time is settled over windows this long
+SMOOTHING: Final = 0.2  # weight of the newest tick in z/VM's demand estimate
+SETTLE_S: Final = 1.0  # the others' dispatched time is settled over windows this long
 
 
 @dataclass(frozen=True)
