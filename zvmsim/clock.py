@@ -25,7 +25,7 @@ from simpy.core import NORMAL as SIMPY_NORMAL
 from simpy.core import URGENT, EmptySchedule, SimTime, StopSimulation
 from simpy.events import PENDING, Event, EventPriority, Process, _describe_frame
 
-__all__ = ["Clock", "ClockEvent", "after", "pending"]
+__all__ = ["Clock", "ClockEvent", "after", "callbacks_of", "ok_of", "pending", "value_of"]
 
 _PENDING: Final = PENDING  # SimPy's not-yet-triggered value (a C static when compiled)
 
@@ -138,16 +138,8 @@ class _Process(Process):
         generator = self._generator
         while True:
             try:
-                if isinstance(event, ClockEvent):  # (its fields read directly)
-                    ok: bool = event._ok
-                    value: Any = event._value
-                elif isinstance(event, _Process):
-                    ok = event._ok
-                    value = event._value
-                else:
-                    ok = event._ok
-                    value = event._value
-                if ok:
+                value = value_of(event)
+                if ok_of(event):
                     event = generator.send(value)
                 else:  # the process handles the failed event, or fails itself
                     event._defused = True
@@ -169,19 +161,14 @@ class _Process(Process):
                 break
             # None once processed; typed, so the compiled append is the list's own
             callbacks: list[Any] | None
-            if isinstance(event, ClockEvent):
-                callbacks = event.callbacks
-            elif isinstance(event, _Process):
-                callbacks = event.callbacks
-            else:
-                try:
-                    callbacks = cast(Any, event).callbacks
-                except AttributeError:
-                    if hasattr(event, "callbacks"):
-                        raise
-                    frame = getattr(generator, "gi_frame", None)  # none in a compiled one
-                    descr = _describe_frame(frame) if frame is not None else ""
-                    raise RuntimeError(f'\n{descr}Invalid yield value "{event}"') from None
+            try:
+                callbacks = callbacks_of(event)
+            except AttributeError:
+                if hasattr(event, "callbacks"):
+                    raise
+                frame = getattr(generator, "gi_frame", None)  # none in a compiled one
+                descr = _describe_frame(frame) if frame is not None else ""
+                raise RuntimeError(f'\n{descr}Invalid yield value "{event}"') from None
             if callbacks is not None:  # not triggered yet: resume when it is
                 callbacks.append(self._resumer)
                 break
@@ -190,6 +177,52 @@ class _Process(Process):
             clock._active_proc = None
         else:
             env._active_proc = None
+
+
+# An event's fields, read (or cleared) directly where it is a ClockEvent or a _Process
+# (compiled: a C struct's), and through SimPy's attributes on any other event.
+
+
+def ok_of(event: Any) -> bool:
+    """``event._ok``: whether the (triggered) event succeeded."""
+    if isinstance(event, ClockEvent):
+        return event._ok
+    if isinstance(event, _Process):
+        return event._ok
+    return bool(event._ok)
+
+
+def value_of(event: Any) -> Any:
+    """``event._value``: its value (``PENDING`` until it is triggered)."""
+    if isinstance(event, ClockEvent):
+        return event._value
+    if isinstance(event, _Process):
+        return event._value
+    return event._value
+
+
+def callbacks_of(event: Any) -> list[Any] | None:
+    """``event.callbacks``: None once the event has been processed."""
+    if isinstance(event, ClockEvent):
+        return event.callbacks
+    if isinstance(event, _Process):
+        return event.callbacks
+    return event.callbacks  # type: ignore[no-any-return]
+
+
+def _take_callbacks(event: Any) -> list[Any]:
+    """The callbacks of *event*, now being processed (they become None)."""
+    callbacks: list[Any]
+    if isinstance(event, ClockEvent):
+        callbacks = cast(list, event.callbacks)
+        event.callbacks = None
+    elif isinstance(event, _Process):
+        callbacks = cast(list, event.callbacks)
+        event.callbacks = None
+    else:
+        callbacks = event.callbacks
+        event.callbacks = None
+    return callbacks
 
 
 class Clock(simpy.Environment):
@@ -290,16 +323,7 @@ class Clock(simpy.Environment):
                     self._now, _, _, event = self._current = pop(queue)
                 except IndexError:
                     raise EmptySchedule from None
-                callbacks: list[Any]  # (typed: a list's own loop)
-                if isinstance(event, ClockEvent):  # (its fields read directly)
-                    callbacks = cast(list, event.callbacks)
-                    event.callbacks = None
-                elif isinstance(event, _Process):
-                    callbacks = cast(list, event.callbacks)
-                    event.callbacks = None
-                else:
-                    callbacks = event.callbacks
-                    event.callbacks = None
+                callbacks: list[Any] = _take_callbacks(event)  # (typed: a list's own loop)
                 try:
                     for callback in callbacks:
                         callback(event)
@@ -307,13 +331,7 @@ class Clock(simpy.Environment):
                     event.callbacks = callbacks[callbacks.index(callback) + 1 :]
                     self.schedule(event, -1)  # type: ignore[arg-type]
                     raise
-                if isinstance(event, ClockEvent):
-                    ok: bool = event._ok
-                elif isinstance(event, _Process):
-                    ok = event._ok
-                else:
-                    ok = event._ok
-                if not ok and not hasattr(event, "_defused"):
+                if not ok_of(event) and not hasattr(event, "_defused"):
                     exc = type(event._value)(*event._value.args)
                     exc.__cause__ = event._value
                     raise exc

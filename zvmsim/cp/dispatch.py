@@ -51,13 +51,13 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from operator import itemgetter
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import simpy
 from simpy.core import NORMAL, URGENT
 from simpy.events import PENDING, Event
 
-from ..clock import ClockEvent, after, pending
+from ..clock import ClockEvent, after, callbacks_of, pending
 from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
@@ -150,11 +150,7 @@ class _Sliced:
             self.left -= piece
             event = procs.run(self.user, piece * self.share, piece * (1.0 - self.share))
             # None once processed; typed, so the compiled append is the list's own
-            callbacks: list[Any] | None
-            if isinstance(event, ClockEvent):  # (its field read directly)
-                callbacks = event.callbacks
-            else:
-                callbacks = cast(Any, event).callbacks
+            callbacks: list[Any] | None = callbacks_of(event)
             if callbacks is not None:  # not processed yet: go on when it is
                 callbacks.append(self._slice)
                 return

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import simpy
 
-from ..clock import ClockEvent
+from ..clock import callbacks_of, ok_of, value_of
 from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
 
@@ -73,13 +73,8 @@ class _Spawned:
         generator = self.generator
         while True:
             try:
-                if isinstance(event, ClockEvent):  # (its fields read directly)
-                    ok: bool = event._ok
-                    value: Any = event._value
-                else:
-                    ok = event._ok
-                    value = event._value
-                if ok:
+                value = value_of(event)
+                if ok_of(event):
                     event = generator.send(value)
                 else:  # as a process: a failed event is thrown into the generator
                     event._defused = True
@@ -88,11 +83,7 @@ class _Spawned:
                     event = generator.throw(exc)
             except StopIteration:
                 return
-            callbacks: list[Any] | None  # (typed: the list's own append)
-            if isinstance(event, ClockEvent):
-                callbacks = event.callbacks
-            else:
-                callbacks = event.callbacks
+            callbacks: list[Any] | None = callbacks_of(event)  # (typed: the list's own append)
             if callbacks is not None:
                 callbacks.append(self)
                 return
