@@ -48,9 +48,9 @@ __all__ = [
 ]
 
 # The window a dashboard simulates where the scenario's own is too long to answer a
-# knob within a second (issue 20), in seconds after the scenario's warm-up. Each is
-# long enough that the scenario's default-setting target rows still pass over it
-# (tests/test_dashboard_windows.py); the notebooks say so beside the dashboard.
+# knob within a second (issue 20), in seconds after the scenario's warm-up. Every
+# target row of the scenario passes over it too, or tests/test_dashboard_windows.py
+# lists the row with its reason; the notebooks say so beside the dashboard.
 WINDOWS: dict[str, float] = {
     "undersized-lpar": 90.0,
     "paging-difficulties": 60.0,
