@@ -1,4 +1,4 @@
-"""Shared fixtures: simulation runs are cached per (knobs, seed) for the session.
+"""Shared fixtures: simulation runs are cached per (resolved knobs, seed, duration) for the session.
 
 Under pytest-xdist (``bootstrap.py test`` runs two workers) the workers also
 share their runs through files in the session's temporary folder, so a run
@@ -22,6 +22,7 @@ import zvmsim
 from zvmsim import runcache
 from zvmsim.cli import main
 from zvmsim.perfkit import RunData, reduce
+from zvmsim.scenario import Scenario, load_scenario
 
 # the folder the xdist workers share runs through (None: one process, memory only)
 _SHARED: list[Path] = []
@@ -45,7 +46,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _simulate(
-    scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float | None
+    scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float
 ) -> RunData:
     return reduce(zvmsim.simulate(scenario, dict(knobs), seed=seed, duration=duration))
 
@@ -56,8 +57,28 @@ def _simulate(
 RUNS_IN_MEMORY = 24
 
 
+@cache
+def _scenario(name: str) -> tuple[Scenario, float]:
+    """The scenario and its own duration (seconds)."""
+    scen = load_scenario(name)
+    return scen, scen.config({}).duration
+
+
+def _same_run(
+    scenario: str, knobs: dict[str, object], duration: float | None
+) -> tuple[tuple[tuple[str, object], ...], float]:
+    """The run's knobs and duration as the simulation resolves them: every knob's
+    value (defaults too, parsed) and the duration in seconds (the scenario's own for
+    None), so that two requests for the same run (``mdc=False`` and no knob, no
+    duration and the scenario's own) share one simulation."""
+    scen, own = _scenario(scenario)
+    resolved = tuple(sorted(scen.resolve(knobs).items()))
+    seconds = own if duration is None else float(duration)
+    return resolved, seconds
+
+
 def _run(
-    scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float | None
+    scenario: str, knobs: tuple[tuple[str, object], ...], duration: float, seed: int
 ) -> RunData:
     if not _SHARED or os.name == "nt":
         return _run_here(scenario, knobs, seed, duration)
@@ -66,14 +87,14 @@ def _run(
 
 @cache
 def _run_here(
-    scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float | None
+    scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float
 ) -> RunData:
     return _simulate(scenario, knobs, seed, duration)
 
 
 @lru_cache(maxsize=RUNS_IN_MEMORY)
 def _run_shared(
-    scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float | None
+    scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float
 ) -> RunData:
     import fcntl
 
@@ -101,7 +122,7 @@ def run_data(tmp_path_factory):
     def get(
         scenario: str, seed: int = 1, duration: float | None = None, **knobs: object
     ) -> RunData:
-        return _run(scenario, tuple(sorted(knobs.items())), seed, duration)
+        return _run(scenario, *_same_run(scenario, knobs, duration), seed)
 
     return get
 
