@@ -9,6 +9,11 @@ without the generic constructor path; a process resumes with fewer lookups.
 :meth:`Clock.tick` keeps one recurring callback (the guests' timer pops) off
 the schedule: it is numbered as an event scheduled then would be and runs
 in that event's place, without an event object or a heap entry.
+An event scheduled for now (a zero delay: an event that succeeds, a process
+that starts) goes on one of two lists in the order scheduled (its id), one
+for urgent and one for normal priority, instead of the heap: each is in
+SimPy's order already, and the loop takes the first of the lists' heads and
+the heap's (:meth:`Clock._head`), so the order is SimPy's.
 Nothing in a run's outcome depends on which of the two is used.
 """
 
@@ -25,7 +30,19 @@ from simpy.core import NORMAL as SIMPY_NORMAL
 from simpy.core import URGENT, EmptySchedule, SimTime, StopSimulation
 from simpy.events import PENDING, Event, EventPriority, Process, _describe_frame
 
-__all__ = ["Clock", "ClockEvent", "after", "callbacks_of", "ok_of", "pending", "value_of"]
+__all__ = [
+    "Clock",
+    "ClockEvent",
+    "after",
+    "callbacks_of",
+    "due",
+    "due_urgent",
+    "later",
+    "ok_of",
+    "pending",
+    "reinstate",
+    "value_of",
+]
 
 _PENDING: Final = PENDING  # SimPy's not-yet-triggered value (a C static when compiled)
 
@@ -37,6 +54,14 @@ if NORMAL != SIMPY_NORMAL:  # pragma: no cover (SimPy's own, should it ever chan
 _NORMAL_RANK: Final = 1  # int(NORMAL): compared as a C integer when compiled
 if int(NORMAL) != _NORMAL_RANK:  # pragma: no cover
     raise ImportError("zvmsim.clock: NORMAL's rank is not 1")
+_URGENT: Final = URGENT  # (a C static when compiled)
+_URGENT_RANK: Final = 0  # int(URGENT)
+if int(URGENT) != _URGENT_RANK:  # pragma: no cover
+    raise ImportError("zvmsim.clock: URGENT's rank is not 0")
+# where the next entry is (Clock._head): the heap, or the urgent or normal list of now's
+_HEAP: Final = 0
+_NOW_URGENT: Final = 1
+_NOW_NORMAL: Final = 2
 _PUSH: Final = heappush
 _NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
@@ -70,13 +95,49 @@ def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., An
     event._value = None
     event._ok = True
     now: float  # (a C double when compiled: SimPy types it int | float)
+    at: float
     if isinstance(env, Clock):  # (its fields read directly)
         now = env._now
-        _PUSH(env._queue, (now + delay, NORMAL, _NEXT(env._eid), event))
+        at = now + delay
+        if at == now:  # due now: in order on the list of now's normal events
+            env._now_normal.append((at, NORMAL, _NEXT(env._eid), event))
+        else:
+            _PUSH(env._queue, (at, NORMAL, _NEXT(env._eid), event))
     else:
         now = env._now
         _PUSH(env._queue, (now + delay, NORMAL, _NEXT(env._eid), event))
     return event
+
+
+def due(env: simpy.Environment, event: Event) -> None:
+    """``env.schedule(event)``: *event* (triggered) is processed now, at normal priority."""
+    if isinstance(env, Clock):
+        env._now_normal.append((env._now, NORMAL, _NEXT(env._eid), event))
+    else:
+        _PUSH(env._queue, (env._now, NORMAL, _NEXT(env._eid), event))
+
+
+def due_urgent(env: simpy.Environment, event: Event) -> None:
+    """``env.schedule(event, URGENT)``: *event* is processed now, before normal ones
+    (as a process's start or an interruption is)."""
+    if isinstance(env, Clock):
+        env._now_urgent.append((env._now, _URGENT, _NEXT(env._eid), event))
+    else:
+        _PUSH(env._queue, (env._now, _URGENT, _NEXT(env._eid), event))
+
+
+def later(env: simpy.Environment, delay: float, event: Event) -> None:
+    """``env.schedule(event, delay=delay)``: *event* is processed *delay* from now."""
+    if isinstance(env, Clock):
+        env.schedule(event, NORMAL, delay)
+    else:
+        _PUSH(env._queue, (env._now + delay, NORMAL, _NEXT(env._eid), event))
+
+
+def reinstate(env: simpy.Environment, at: float, eid: int, event: Event) -> None:
+    """Schedule *event* at *at* (not before now) with the event id *eid* it was given
+    earlier (:func:`~zvmsim.cp.dispatch` keeps some off the schedule until needed)."""
+    _PUSH(env._queue, (at, NORMAL, eid, event))
 
 
 def pending(env: simpy.Environment) -> ClockEvent:
@@ -96,6 +157,22 @@ def _first(at: float, eid: int, head: tuple[Any, ...]) -> bool:
         return _NORMAL_RANK < priority
     head_eid: int = head[2]
     return eid < head_eid  # (event ids are unique: never equal)
+
+
+def _sooner(entry: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
+    """Whether schedule entry *entry* comes before *other* (``entry < other``, field by
+    field: time, priority, event id; ids are unique, so never equal)."""
+    at: float = entry[0]
+    other_at: float = other[0]
+    if at != other_at:
+        return at < other_at
+    priority: int = entry[1]
+    other_priority: int = other[1]
+    if priority != other_priority:
+        return priority < other_priority
+    eid: int = entry[2]
+    other_eid: int = other[2]
+    return eid < other_eid
 
 
 class _Process(Process):
@@ -124,7 +201,7 @@ class _Process(Process):
         start = ClockEvent(env, [self._resumer])
         start._value = None
         start._ok = True
-        _PUSH(env._queue, (env._now, URGENT, _NEXT(env._eid), start))
+        due_urgent(env, start)
         self._target = start
 
     def _resume(self, event: Event) -> None:
@@ -150,14 +227,14 @@ class _Process(Process):
                 event = None  # type: ignore[assignment]
                 self._ok = True
                 self._value = e.args[0] if len(e.args) else None
-                env.schedule(self)
+                due(env, self)
                 break
             except BaseException as e:  # the process has failed
                 event = None  # type: ignore[assignment]
                 self._ok = False
                 e.__traceback__ = e.__traceback__.tb_next  # type: ignore[union-attr]
                 self._value = e
-                env.schedule(self)
+                due(env, self)
                 break
             # None once processed; typed, so the compiled append is the list's own
             callbacks: list[Any] | None
@@ -231,15 +308,29 @@ class Clock(simpy.Environment):
     SimPy's fields (``_now``, ``_queue``, ``_eid``, ``_active_proc``) are declared here,
     so compiled they are a C struct's (read and written directly by compiled code that
     knows it has a Clock), and :attr:`now` is a compiled property.
+
+    The schedule is SimPy's heap ``_queue`` and two lists of entries due now, each in
+    the order scheduled: ``_now_urgent`` (urgent priority) and ``_now_normal``; an
+    entry is ``(time, priority, event id, event)`` in all three. Each list's entries
+    before its ``_head`` index have been taken (None); it is emptied once all are.
     """
 
     _now: SimTime
     _queue: list[tuple[SimTime, EventPriority, int, Event]]
     _eid: count[int]
     _active_proc: Process | None
+    _now_urgent: list[Any]  # (tuple | None: typed Any, compiled a list's own append)
+    _now_normal: list[Any]
+    _urgent_head: int
+    _normal_head: int
+    _source: int  # where _head found the next entry: _HEAP, _NOW_URGENT or _NOW_NORMAL
 
     def __init__(self, initial_time: float = 0) -> None:
         super().__init__(initial_time)
+        self._now_urgent = []
+        self._now_normal = []
+        self._urgent_head = self._normal_head = 0
+        self._source = _HEAP
         # the schedule entry (time, priority, id, event) being processed, or last processed
         self._current: tuple[Any, ...] = (initial_time, URGENT - 1, -1, None)
         # the tick (see tick): its time, event id and callback; none while _tick_at is inf
@@ -256,8 +347,100 @@ class Clock(simpy.Environment):
         event = ClockEvent(self, [])
         event._value = value
         event._ok = True
-        heappush(self._queue, (self._now + delay, NORMAL, _NEXT(self._eid), event))
+        at = self._now + delay
+        if at == self._now:  # due now
+            self._now_normal.append((at, NORMAL, _NEXT(self._eid), event))
+        else:
+            heappush(self._queue, (at, NORMAL, _NEXT(self._eid), event))
         return event
+
+    def schedule(self, event: Event, priority: EventPriority = NORMAL, delay: SimTime = 0) -> None:
+        """Schedule *event* with *priority* *delay* from now (as SimPy's)."""
+        at = self._now + delay
+        if at == self._now and priority == _NORMAL_RANK:
+            self._now_normal.append((at, NORMAL, _NEXT(self._eid), event))
+        elif at == self._now and priority == _URGENT_RANK:
+            self._now_urgent.append((at, _URGENT, _NEXT(self._eid), event))
+        else:
+            heappush(self._queue, (at, priority, _NEXT(self._eid), event))
+
+    def _head(self) -> tuple[Any, ...] | None:
+        """The schedule's next entry (None if it is empty), where it is in _source."""
+        entry: tuple[Any, ...] | None = None
+        source = _HEAP
+        if self._urgent_head < len(self._now_urgent):
+            entry, source = self._now_urgent[self._urgent_head], _NOW_URGENT
+        elif self._normal_head < len(self._now_normal):
+            entry, source = self._now_normal[self._normal_head], _NOW_NORMAL
+        queue = self._queue
+        if queue and (entry is None or _sooner(queue[0], entry)):
+            entry, source = queue[0], _HEAP
+        self._source = source
+        return entry
+
+    def _drop(self) -> None:
+        """Take the entry _head found off the schedule."""
+        source = self._source
+        if source == _HEAP:
+            heappop(self._queue)
+        elif source == _NOW_URGENT:
+            urgent, head = self._now_urgent, self._urgent_head + 1
+            if head == len(urgent):
+                urgent.clear()
+                head = 0
+            else:
+                urgent[head - 1] = None  # (not kept alive until the list is emptied)
+            self._urgent_head = head
+        else:
+            normal, head = self._now_normal, self._normal_head + 1
+            if head == len(normal):
+                normal.clear()
+                head = 0
+            else:
+                normal[head - 1] = None
+            self._normal_head = head
+
+    def peek(self) -> SimTime:
+        """The time of the next event or tick (``inf`` if there is none), as SimPy's."""
+        entry = self._head()
+        at = inf if entry is None else entry[0]
+        return self._tick_at if self._tick_at < at else at
+
+    def step(self) -> None:
+        """Process the next event or tick (as SimPy's ``step``)."""
+        entry = self._head()
+        tick_at = self._tick_at
+        if tick_at != inf and (entry is None or _first(tick_at, self._tick_eid, entry)):
+            self._run_tick()
+            return
+        if entry is None:
+            raise EmptySchedule
+        self._drop()
+        self._process(entry)
+
+    def _run_tick(self) -> None:
+        """Run the tick in its event's place."""
+        tick_at, fn = self._tick_at, self._tick_fn
+        self._tick_at, self._tick_fn = inf, None
+        self._now = tick_at
+        self._current = (tick_at, NORMAL, self._tick_eid, None)
+        fn()  # type: ignore[misc]
+
+    def _process(self, entry: tuple[Any, ...]) -> None:
+        """Process the event of *entry*, taken off the schedule (as SimPy's ``step``)."""
+        self._now, _, _, event = self._current = entry
+        callbacks: list[Any] = _take_callbacks(event)  # (typed: a list's own loop)
+        try:
+            for callback in callbacks:
+                callback(event)
+        except StopSimulation:
+            event.callbacks = callbacks[callbacks.index(callback) + 1 :]
+            self.schedule(event, -1)  # type: ignore[arg-type]
+            raise
+        if not ok_of(event) and not hasattr(event, "_defused"):
+            exc = type(event._value)(*event._value.args)
+            exc.__cause__ = event._value
+            raise exc
 
     def event(self) -> ClockEvent:  # type: ignore[override]
         """A new event, not yet triggered (as ``simpy.Event(env)``)."""
@@ -307,34 +490,17 @@ class Clock(simpy.Environment):
             elif cast(Any, until).callbacks is None:  # processed (SimPy types it a list)
                 return until.value
             until.callbacks.append(StopSimulation.callback)
-        queue, pop = self._queue, heappop  # (a local: no global looked up per event)
         try:
             while True:
+                entry = self._head()
                 tick_at = self._tick_at  # inf while no tick is pending
-                if tick_at != inf and (not queue or _first(tick_at, self._tick_eid, queue[0])):
-                    # the tick comes first: it runs in its event's place
-                    fn = self._tick_fn
-                    self._tick_at, self._tick_fn = inf, None
-                    self._now = tick_at
-                    self._current = (tick_at, NORMAL, self._tick_eid, None)
-                    fn()  # type: ignore[misc]
+                if tick_at != inf and (entry is None or _first(tick_at, self._tick_eid, entry)):
+                    self._run_tick()  # the tick comes first: it runs in its event's place
                     continue
-                try:
-                    self._now, _, _, event = self._current = pop(queue)
-                except IndexError:
-                    raise EmptySchedule from None
-                callbacks: list[Any] = _take_callbacks(event)  # (typed: a list's own loop)
-                try:
-                    for callback in callbacks:
-                        callback(event)
-                except StopSimulation:
-                    event.callbacks = callbacks[callbacks.index(callback) + 1 :]
-                    self.schedule(event, -1)  # type: ignore[arg-type]
-                    raise
-                if not ok_of(event) and not hasattr(event, "_defused"):
-                    exc = type(event._value)(*event._value.args)
-                    exc.__cause__ = event._value
-                    raise exc
+                if entry is None:
+                    raise EmptySchedule
+                self._drop()
+                self._process(entry)
         except StopSimulation as stop:
             return stop.args[0]
         except EmptySchedule:

@@ -54,10 +54,10 @@ from operator import itemgetter
 from typing import Any, Final
 
 import simpy
-from simpy.core import NORMAL, URGENT
+from simpy.core import NORMAL
 from simpy.events import PENDING, Event
 
-from ..clock import ClockEvent, after, callbacks_of, pending
+from ..clock import ClockEvent, after, callbacks_of, due, due_urgent, pending, reinstate
 from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
@@ -89,8 +89,7 @@ def _succeed_waiter(event: ClockEvent) -> None:
         raise RuntimeError(f"{waiter} has already been triggered")
     waiter._ok = True
     waiter._value = None
-    env = waiter.env  # env.schedule(waiter), inline
-    _HEAPPUSH(env._queue, (env._now + 0, NORMAL, _NEXT(env._eid), waiter))
+    due(waiter.env, waiter)  # env.schedule(waiter)
 
 
 class SystemTime:
@@ -131,7 +130,7 @@ class _Sliced:
         start = ClockEvent(env, [self._start])  # as a process starts: urgent, now (env.process)
         start._ok = True
         start._value = None
-        _HEAPPUSH(env._queue, (env._now, URGENT, _NEXT(env._eid), start))  # type: ignore[attr-defined]
+        due_urgent(env, start)
 
     def _start(self, _event: Event) -> None:
         user = self.user
@@ -157,8 +156,7 @@ class _Sliced:
         done = self.done  # as a process's end: scheduled now, at normal priority
         done._ok = True
         done._value = None
-        env = procs.env
-        _HEAPPUSH(env._queue, (env._now, NORMAL, _NEXT(env._eid), done))  # type: ignore[attr-defined]
+        due(procs.env, done)
 
 
 class Processors:
@@ -758,7 +756,7 @@ class Processors:
                 done = ClockEvent(env, [self._freed_cbs[cpu]])
                 done._value = None
                 done._ok = True
-                _HEAPPUSH(env._queue, (at, NORMAL, eid, done))
+                reinstate(env, at, eid, done)
         self._any_deferred = False
 
     def busy(self, cpu: int) -> float:
