@@ -13,7 +13,9 @@ An event scheduled for now (a zero delay: an event that succeeds, a process
 that starts) goes on one of two lists in the order scheduled (its id), one
 for urgent and one for normal priority, instead of the heap: each is in
 SimPy's order already, and the loop takes the first of the lists' heads and
-the heap's (:meth:`Clock._head`), so the order is SimPy's.
+the heap's (:meth:`Clock._head`), so the order is SimPy's. A Clock's schedule
+entries are :class:`Entry` objects, not SimPy's tuples: compiled, the heap's
+comparisons are of two C numbers each, not of tuples field by field.
 Nothing in a run's outcome depends on which of the two is used.
 """
 
@@ -23,7 +25,7 @@ from collections.abc import Callable
 from heapq import heappop, heappush
 from itertools import count
 from math import inf
-from typing import Any, Final, cast
+from typing import Any, Final, cast, final
 
 import simpy
 from simpy.core import NORMAL as SIMPY_NORMAL
@@ -33,6 +35,7 @@ from simpy.events import PENDING, Event, EventPriority, Process, _describe_frame
 __all__ = [
     "Clock",
     "ClockEvent",
+    "Entry",
     "after",
     "callbacks_of",
     "due",
@@ -41,6 +44,7 @@ __all__ = [
     "ok_of",
     "pending",
     "reinstate",
+    "still_to_come",
     "value_of",
 ]
 
@@ -58,12 +62,44 @@ _URGENT: Final = URGENT  # (a C static when compiled)
 _URGENT_RANK: Final = 0  # int(URGENT)
 if int(URGENT) != _URGENT_RANK:  # pragma: no cover
     raise ImportError("zvmsim.clock: URGENT's rank is not 0")
+# an entry's key: its priority, then its event id (ids are below 2**48)
+_KEY_SHIFT: Final = 1 << 48
+_URGENT_KEY: Final = (_URGENT_RANK + 1) * _KEY_SHIFT
+_NORMAL_KEY: Final = (_NORMAL_RANK + 1) * _KEY_SHIFT
 # where the next entry is (Clock._head): the heap, or the urgent or normal list of now's
 _HEAP: Final = 0
 _NOW_URGENT: Final = 1
 _NOW_NORMAL: Final = 2
 _PUSH: Final = heappush
 _NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
+
+
+@final
+class Entry:
+    """One entry of a Clock's schedule: SimPy's ``(time, priority, event id, event)``
+    with the priority and the id in one number, *key* (``(priority + 1) * 2**48 + id``),
+    so that SimPy's order of entries is that of ``(at, key)``. Compiled, ``<`` (what
+    ``heapq`` asks) compares two C doubles, then two C integers, if need be.
+    """
+
+    at: float
+    key: int
+    event: Any
+
+    def __init__(self, at: float, key: int, event: Any) -> None:
+        self.at = at
+        self.key = key
+        self.event = event
+
+    def __lt__(self, other: Entry) -> bool:
+        if self.at != other.at:
+            return self.at < other.at
+        return self.key < other.key
+
+
+def _key(priority: int, eid: int) -> int:
+    """An entry's key for an event of *priority* (SimPy's: -1 to 1) numbered *eid*."""
+    return (priority + 1) * _KEY_SHIFT + eid
 
 
 class ClockEvent(Event):
@@ -100,9 +136,9 @@ def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., An
         now = env._now
         at = now + delay
         if at == now:  # due now: in order on the list of now's normal events
-            env._now_normal.append((at, NORMAL, _NEXT(env._eid), event))
+            env._now_normal.append(Entry(at, _NORMAL_KEY + _NEXT(env._eid), event))
         else:
-            _PUSH(env._queue, (at, NORMAL, _NEXT(env._eid), event))
+            _PUSH(env._queue, Entry(at, _NORMAL_KEY + _NEXT(env._eid), event))
     else:
         now = env._now
         _PUSH(env._queue, (now + delay, NORMAL, _NEXT(env._eid), event))
@@ -112,7 +148,7 @@ def after(env: simpy.Environment, delay: float, callbacks: list[Callable[..., An
 def due(env: simpy.Environment, event: Event) -> None:
     """``env.schedule(event)``: *event* (triggered) is processed now, at normal priority."""
     if isinstance(env, Clock):
-        env._now_normal.append((env._now, NORMAL, _NEXT(env._eid), event))
+        env._now_normal.append(Entry(env._now, _NORMAL_KEY + _NEXT(env._eid), event))
     else:
         _PUSH(env._queue, (env._now, NORMAL, _NEXT(env._eid), event))
 
@@ -121,7 +157,7 @@ def due_urgent(env: simpy.Environment, event: Event) -> None:
     """``env.schedule(event, URGENT)``: *event* is processed now, before normal ones
     (as a process's start or an interruption is)."""
     if isinstance(env, Clock):
-        env._now_urgent.append((env._now, _URGENT, _NEXT(env._eid), event))
+        env._now_urgent.append(Entry(env._now, _URGENT_KEY + _NEXT(env._eid), event))
     else:
         _PUSH(env._queue, (env._now, _URGENT, _NEXT(env._eid), event))
 
@@ -137,7 +173,19 @@ def later(env: simpy.Environment, delay: float, event: Event) -> None:
 def reinstate(env: simpy.Environment, at: float, eid: int, event: Event) -> None:
     """Schedule *event* at *at* (not before now) with the event id *eid* it was given
     earlier (:func:`~zvmsim.cp.dispatch` keeps some off the schedule until needed)."""
-    _PUSH(env._queue, (at, NORMAL, eid, event))
+    if isinstance(env, Clock):
+        _PUSH(env._queue, Entry(at, _NORMAL_KEY + eid, event))
+    else:
+        _PUSH(env._queue, (at, NORMAL, eid, event))
+
+
+def still_to_come(clock: Clock, at: float, eid: int) -> bool:
+    """Whether an event at *at* numbered *eid* (normal priority) comes after the
+    entry *clock* is processing (or last processed)."""
+    current = clock._current
+    if at != current.at:
+        return at > current.at
+    return _NORMAL_KEY + eid > current.key
 
 
 def pending(env: simpy.Environment) -> ClockEvent:
@@ -145,34 +193,19 @@ def pending(env: simpy.Environment) -> ClockEvent:
     return ClockEvent(env, [])
 
 
-def _first(at: float, eid: int, head: tuple[Any, ...]) -> bool:
-    """Whether ``(at, NORMAL, eid)`` (the tick's place) comes before the schedule's first
-    entry *head*: that tuple comparison, field by field, without making the tuple."""
-    # typed: compared as C numbers when compiled (no boxing; an int time compares the same)
-    head_at: float = head[0]
-    if at != head_at:
-        return at < head_at
-    priority: int = head[1]  # (an EventPriority: an int)
-    if priority != _NORMAL_RANK:
-        return _NORMAL_RANK < priority
-    head_eid: int = head[2]
-    return eid < head_eid  # (event ids are unique: never equal)
+def _first(at: float, eid: int, head: Entry) -> bool:
+    """Whether an entry ``(at, NORMAL, eid)`` (the tick's place) comes before the
+    schedule's first entry *head* (without making the entry)."""
+    if at != head.at:
+        return at < head.at
+    return _NORMAL_KEY + eid < head.key
 
 
-def _sooner(entry: tuple[Any, ...], other: tuple[Any, ...]) -> bool:
-    """Whether schedule entry *entry* comes before *other* (``entry < other``, field by
-    field: time, priority, event id; ids are unique, so never equal)."""
-    at: float = entry[0]
-    other_at: float = other[0]
-    if at != other_at:
-        return at < other_at
-    priority: int = entry[1]
-    other_priority: int = other[1]
-    if priority != other_priority:
-        return priority < other_priority
-    eid: int = entry[2]
-    other_eid: int = other[2]
-    return eid < other_eid
+def _sooner(entry: Entry, other: Entry) -> bool:
+    """Whether schedule entry *entry* comes before *other* (keys are unique)."""
+    if entry.at != other.at:
+        return entry.at < other.at
+    return entry.key < other.key
 
 
 class _Process(Process):
@@ -311,19 +344,20 @@ class Clock(simpy.Environment):
 
     The schedule is SimPy's heap ``_queue`` and two lists of entries due now, each in
     the order scheduled: ``_now_urgent`` (urgent priority) and ``_now_normal``; an
-    entry is ``(time, priority, event id, event)`` in all three. Each list's entries
+    entry is an :class:`Entry` in all three. Each list's entries
     before its ``_head`` index have been taken (None); it is emptied once all are.
     """
 
     _now: SimTime
-    _queue: list[tuple[SimTime, EventPriority, int, Event]]
+    _queue: list[Entry]  # type: ignore[assignment]
     _eid: count[int]
     _active_proc: Process | None
-    _now_urgent: list[Any]  # (tuple | None: typed Any, compiled a list's own append)
+    _now_urgent: list[Any]  # (Entry | None: typed Any, compiled a list's own append)
     _now_normal: list[Any]
     _urgent_head: int
     _normal_head: int
     _source: int  # where _head found the next entry: _HEAP, _NOW_URGENT or _NOW_NORMAL
+    _current: Entry  # the entry being processed, or last processed
 
     def __init__(self, initial_time: float = 0) -> None:
         super().__init__(initial_time)
@@ -331,8 +365,7 @@ class Clock(simpy.Environment):
         self._now_normal = []
         self._urgent_head = self._normal_head = 0
         self._source = _HEAP
-        # the schedule entry (time, priority, id, event) being processed, or last processed
-        self._current: tuple[Any, ...] = (initial_time, URGENT - 1, -1, None)
+        self._current = Entry(initial_time, _key(-2, 0), None)  # before any entry
         # the tick (see tick): its time, event id and callback; none while _tick_at is inf
         self._tick_at = inf
         self._tick_eid = -1
@@ -349,24 +382,25 @@ class Clock(simpy.Environment):
         event._ok = True
         at = self._now + delay
         if at == self._now:  # due now
-            self._now_normal.append((at, NORMAL, _NEXT(self._eid), event))
+            self._now_normal.append(Entry(at, _NORMAL_KEY + _NEXT(self._eid), event))
         else:
-            heappush(self._queue, (at, NORMAL, _NEXT(self._eid), event))
+            heappush(self._queue, Entry(at, _NORMAL_KEY + _NEXT(self._eid), event))
         return event
 
     def schedule(self, event: Event, priority: EventPriority = NORMAL, delay: SimTime = 0) -> None:
         """Schedule *event* with *priority* *delay* from now (as SimPy's)."""
         at = self._now + delay
-        if at == self._now and priority == _NORMAL_RANK:
-            self._now_normal.append((at, NORMAL, _NEXT(self._eid), event))
-        elif at == self._now and priority == _URGENT_RANK:
-            self._now_urgent.append((at, _URGENT, _NEXT(self._eid), event))
+        rank = int(priority)
+        if at == self._now and rank == _NORMAL_RANK:
+            self._now_normal.append(Entry(at, _NORMAL_KEY + _NEXT(self._eid), event))
+        elif at == self._now and rank == _URGENT_RANK:
+            self._now_urgent.append(Entry(at, _URGENT_KEY + _NEXT(self._eid), event))
         else:
-            heappush(self._queue, (at, priority, _NEXT(self._eid), event))
+            heappush(self._queue, Entry(at, _key(rank, _NEXT(self._eid)), event))
 
-    def _head(self) -> tuple[Any, ...] | None:
+    def _head(self) -> Entry | None:
         """The schedule's next entry (None if it is empty), where it is in _source."""
-        entry: tuple[Any, ...] | None = None
+        entry: Entry | None = None
         source = _HEAP
         if self._urgent_head < len(self._now_urgent):
             entry, source = self._now_urgent[self._urgent_head], _NOW_URGENT
@@ -403,7 +437,7 @@ class Clock(simpy.Environment):
     def peek(self) -> SimTime:
         """The time of the next event or tick (``inf`` if there is none), as SimPy's."""
         entry = self._head()
-        at = inf if entry is None else entry[0]
+        at = inf if entry is None else entry.at
         return self._tick_at if self._tick_at < at else at
 
     def step(self) -> None:
@@ -423,12 +457,14 @@ class Clock(simpy.Environment):
         tick_at, fn = self._tick_at, self._tick_fn
         self._tick_at, self._tick_fn = inf, None
         self._now = tick_at
-        self._current = (tick_at, NORMAL, self._tick_eid, None)
+        self._current = Entry(tick_at, _NORMAL_KEY + self._tick_eid, None)
         fn()  # type: ignore[misc]
 
-    def _process(self, entry: tuple[Any, ...]) -> None:
+    def _process(self, entry: Entry) -> None:
         """Process the event of *entry*, taken off the schedule (as SimPy's ``step``)."""
-        self._now, _, _, event = self._current = entry
+        self._current = entry
+        self._now = entry.at
+        event = entry.event
         callbacks: list[Any] = _take_callbacks(event)  # (typed: a list's own loop)
         try:
             for callback in callbacks:

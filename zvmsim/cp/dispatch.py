@@ -54,10 +54,18 @@ from operator import itemgetter
 from typing import Any, Final
 
 import simpy
-from simpy.core import NORMAL
 from simpy.events import PENDING, Event
 
-from ..clock import ClockEvent, after, callbacks_of, due, due_urgent, pending, reinstate
+from ..clock import (
+    ClockEvent,
+    after,
+    callbacks_of,
+    due,
+    due_urgent,
+    pending,
+    reinstate,
+    still_to_come,
+)
 from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
@@ -744,7 +752,6 @@ class Processors:
         the time and event id it was given (so in its place in SimPy's order); forget
         those whose moment has passed (they would have found nothing queued)."""
         env = self.env
-        current = env._current  # type: ignore[attr-defined]
         deferred = self._deferred
         for cpu in range(self.count):
             entry = deferred[cpu]
@@ -752,7 +759,7 @@ class Processors:
                 continue
             deferred[cpu] = None
             at, eid = entry
-            if (at, NORMAL, eid) > current:  # still to come (ids are unique)
+            if still_to_come(env, at, eid):  # type: ignore[arg-type]
                 done = ClockEvent(env, [self._freed_cbs[cpu]])
                 done._value = None
                 done._ok = True
