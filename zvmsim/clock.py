@@ -380,20 +380,24 @@ class Clock(simpy.Environment):
         event = ClockEvent(self, [])
         event._value = value
         event._ok = True
-        at = self._now + delay
-        if at == self._now:  # due now
+        now: float = self._now  # (C doubles when compiled: no float objects made here)
+        at = now + delay
+        if at == now:  # due now
             self._now_normal.append(Entry(at, _NORMAL_KEY + _NEXT(self._eid), event))
         else:
             heappush(self._queue, Entry(at, _NORMAL_KEY + _NEXT(self._eid), event))
         return event
 
-    def schedule(self, event: Event, priority: EventPriority = NORMAL, delay: SimTime = 0) -> None:
+    def schedule(  # type: ignore[override]
+        self, event: Event, priority: EventPriority = NORMAL, delay: float = 0
+    ) -> None:
         """Schedule *event* with *priority* *delay* from now (as SimPy's)."""
-        at = self._now + delay
+        now: float = self._now  # (C doubles when compiled)
+        at = now + delay
         rank = int(priority)
-        if at == self._now and rank == _NORMAL_RANK:
+        if at == now and rank == _NORMAL_RANK:
             self._now_normal.append(Entry(at, _NORMAL_KEY + _NEXT(self._eid), event))
-        elif at == self._now and rank == _URGENT_RANK:
+        elif at == now and rank == _URGENT_RANK:
             self._now_urgent.append(Entry(at, _URGENT_KEY + _NEXT(self._eid), event))
         else:
             heappush(self._queue, Entry(at, _key(rank, _NEXT(self._eid)), event))
