@@ -82,6 +82,8 @@ class Entry:
     ``heapq`` asks) compares two C doubles, then two C integers, if need be.
     """
 
+    __slots__ = ("at", "key", "event")  # (as pure Python: no __dict__ per entry)
+
     at: float
     key: int
     event: Any
@@ -530,16 +532,29 @@ class Clock(simpy.Environment):
             elif cast(Any, until).callbacks is None:  # processed (SimPy types it a list)
                 return until.value
             until.callbacks.append(StopSimulation.callback)
+        queue, urgent, normal = self._queue, self._now_urgent, self._now_normal
         try:
             while True:
-                entry = self._head()
+                # the next entry (_head, inline): the first of the lists' heads and the heap's
+                entry: Entry | None = None
+                source = _HEAP
+                if self._urgent_head < len(urgent):
+                    entry, source = urgent[self._urgent_head], _NOW_URGENT
+                elif self._normal_head < len(normal):
+                    entry, source = normal[self._normal_head], _NOW_NORMAL
+                if queue and (entry is None or _sooner(queue[0], entry)):
+                    entry, source = queue[0], _HEAP
                 tick_at = self._tick_at  # inf while no tick is pending
                 if tick_at != inf and (entry is None or _first(tick_at, self._tick_eid, entry)):
                     self._run_tick()  # the tick comes first: it runs in its event's place
                     continue
                 if entry is None:
                     raise EmptySchedule
-                self._drop()
+                if source == _HEAP:
+                    heappop(queue)
+                else:
+                    self._source = source
+                    self._drop()
                 self._process(entry)
         except StopSimulation as stop:
             return stop.args[0]
