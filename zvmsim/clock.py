@@ -9,6 +9,8 @@ without the generic constructor path; a process resumes with fewer lookups.
 :meth:`Clock.tick` keeps one recurring callback (the guests' timer pops) off
 the schedule: it is numbered as an event scheduled then would be and runs
 in that event's place, without an event object or a heap entry.
+Nothing in a run's outcome depends on which of the two is used.
+
 An event scheduled for now (a zero delay: an event that succeeds, a process
 that starts) goes on one of two lists in the order scheduled (its id), one
 for urgent and one for normal priority, instead of the heap: each is in
@@ -16,7 +18,6 @@ SimPy's order already, and the loop takes the first of the lists' heads and
 the heap's (:meth:`Clock._head`), so the order is SimPy's. A Clock's schedule
 entries are :class:`Entry` objects, not SimPy's tuples: compiled, the heap's
 comparisons are of two C numbers each, not of tuples field by field.
-Nothing in a run's outcome depends on which of the two is used.
 """
 
 from __future__ import annotations
