@@ -6,6 +6,7 @@ import random
 
 import pytest
 import simpy
+from simpy.core import URGENT
 
 from zvmsim.clock import Clock
 
@@ -69,6 +70,46 @@ def test_clock_keeps_simpy_errors() -> None:
     env.process(failing())
     with pytest.raises(RuntimeError, match="unhandled"):
         env.run()
+
+
+def _stepped_trace(env: simpy.Environment) -> list[tuple]:
+    """Events due now (zero delays, succeeded events, process starts, urgent
+    schedules) among ones due later at the same moments, processed by ``step``:
+    what happens, and what ``peek`` says before each step."""
+    rnd = random.Random(5)
+    seen: list[tuple] = []
+
+    def worker(name: int):
+        for step in range(25):
+            gate = env.event()
+            delay = rnd.choice([0, 0, 0.5, 1.0])
+            env.timeout(delay).callbacks.append(lambda _e, gate=gate, step=step: gate.succeed(step))
+            if step % 5 == 0:  # an urgent event now, among normal ones
+                urgent = env.event()
+                urgent._ok, urgent._value = True, None
+                urgent.callbacks.append(lambda _e, name=name: seen.append((env.now, "u", name)))
+                env.schedule(urgent, URGENT)
+            value = yield gate
+            seen.append((env.now, name, value))
+            if step % 4 == 0:
+                yield env.process(child(name))
+
+    def child(name: int):
+        yield env.timeout(0)
+        seen.append((env.now, "child", name))
+
+    for name in range(3):
+        env.process(worker(name))
+    while True:
+        seen.append(("peek", env.peek()))
+        try:
+            env.step()
+        except simpy.core.EmptySchedule:
+            return seen
+
+
+def test_clock_steps_and_peeks_in_simpy_order() -> None:
+    assert _stepped_trace(Clock()) == _stepped_trace(simpy.Environment())
 
 
 def test_clock_runs_until_an_event() -> None:

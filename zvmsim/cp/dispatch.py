@@ -54,10 +54,18 @@ from operator import itemgetter
 from typing import Any, Final
 
 import simpy
-from simpy.core import NORMAL, URGENT
 from simpy.events import PENDING, Event
 
-from ..clock import ClockEvent, after, callbacks_of, pending
+from ..clock import (
+    ClockEvent,
+    after,
+    callbacks_of,
+    due,
+    due_urgent,
+    pending,
+    reinstate,
+    still_to_come,
+)
 from .vmdbk import CFW, CPU, DM, DORM, EL, IOA, LDG, LIM, OTH, RUN, TI, TIW, Vmdbk
 
 __all__ = ["Processors", "share_weights"]
@@ -89,8 +97,7 @@ def _succeed_waiter(event: ClockEvent) -> None:
         raise RuntimeError(f"{waiter} has already been triggered")
     waiter._ok = True
     waiter._value = None
-    env = waiter.env  # env.schedule(waiter), inline
-    _HEAPPUSH(env._queue, (env._now + 0, NORMAL, _NEXT(env._eid), waiter))
+    due(waiter.env, waiter)  # env.schedule(waiter)
 
 
 class SystemTime:
@@ -131,7 +138,7 @@ class _Sliced:
         start = ClockEvent(env, [self._start])  # as a process starts: urgent, now (env.process)
         start._ok = True
         start._value = None
-        _HEAPPUSH(env._queue, (env._now, URGENT, _NEXT(env._eid), start))  # type: ignore[attr-defined]
+        due_urgent(env, start)
 
     def _start(self, _event: Event) -> None:
         user = self.user
@@ -157,8 +164,7 @@ class _Sliced:
         done = self.done  # as a process's end: scheduled now, at normal priority
         done._ok = True
         done._value = None
-        env = procs.env
-        _HEAPPUSH(env._queue, (env._now, NORMAL, _NEXT(env._eid), done))  # type: ignore[attr-defined]
+        due(procs.env, done)
 
 
 class Processors:
@@ -746,7 +752,6 @@ class Processors:
         the time and event id it was given (so in its place in SimPy's order); forget
         those whose moment has passed (they would have found nothing queued)."""
         env = self.env
-        current = env._current  # type: ignore[attr-defined]
         deferred = self._deferred
         for cpu in range(self.count):
             entry = deferred[cpu]
@@ -754,11 +759,11 @@ class Processors:
                 continue
             deferred[cpu] = None
             at, eid = entry
-            if (at, NORMAL, eid) > current:  # still to come (ids are unique)
+            if still_to_come(env, at, eid):  # type: ignore[arg-type]
                 done = ClockEvent(env, [self._freed_cbs[cpu]])
                 done._value = None
                 done._ok = True
-                _HEAPPUSH(env._queue, (at, NORMAL, eid, done))
+                reinstate(env, at, eid, done)
         self._any_deferred = False
 
     def busy(self, cpu: int) -> float:

@@ -52,13 +52,11 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Generator
-from heapq import heappush
 from typing import Any, Final
 
 import simpy
-from simpy.core import NORMAL
 
-from ..clock import ClockEvent, after, pending
+from ..clock import ClockEvent, after, due, later, pending
 from ..hardware.channels import Chpid
 from ..hardware.cucache import VolumeCache
 from ..hardware.dasd import DasdTiming
@@ -85,8 +83,7 @@ def _disconnect(conn: Any) -> None:
     done: ClockEvent = conn.done  # type: ignore[attr-defined]
     done._ok = True
     done._value = None
-    env = done.env  # env.schedule(done, delay=rest), inline
-    heappush(env._queue, (env._now + conn.rest, NORMAL, _NEXT(env._eid), done))  # type: ignore[attr-defined]
+    later(done.env, conn.rest, done)  # env.schedule(done, delay=rest)
 
 
 class Rdev:
@@ -347,7 +344,6 @@ class VolumeIO:
                     del queue[i]
                     wait._ok = True  # wait.succeed(rdev), inline: it was pending
                     wait._value = rdev
-                    env = self.env
-                    heappush(env._queue, (env._now, NORMAL, _NEXT(env._eid), wait))
+                    due(self.env, wait)
                     return
         rdev.busy = False

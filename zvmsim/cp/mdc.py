@@ -31,20 +31,17 @@ every I/O for a cached minidisk ran on the base RDEV.
 from __future__ import annotations
 
 from collections import OrderedDict
-from heapq import heappush
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 import simpy
-from simpy.core import NORMAL
 
+from ..clock import due
 from .vmdbk import Vmdbk
 
 if TYPE_CHECKING:
     from .mdchome import MdcHome
 
 __all__ = ["MinidiskCache"]
-
-_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
 
 class MinidiskCache:
@@ -158,10 +155,9 @@ class MinidiskCache:
         user.pending_cp_s += self._insert_s * len(tracks)
         if self.home is not None:
             self.home.inserted(user, len(tracks))
-        env = self.env  # done.succeed(), inline: it was pending (made by lookup)
-        done._ok = True
+        done._ok = True  # done.succeed(), inline: it was pending (made by lookup)
         done._value = None
-        heappush(env._queue, (env._now + 0, NORMAL, _NEXT(env._eid), done))
+        due(self.env, done)
 
     def write_lookup(self, user: Vmdbk) -> None:
         """Charge CP's lookup for a write, which then goes through to the device."""

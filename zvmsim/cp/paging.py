@@ -45,9 +45,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import simpy
-from simpy.core import URGENT
 
-from ..clock import pending
+from ..clock import due_urgent, pending
 from ..errors import ZvmsimError
 from .io import VolumeIO
 from .vmdbk import PGW, Vmdbk
@@ -273,7 +272,7 @@ class PagingDevices:
             else:  # the writer wakes as a process starts (urgent, now)
                 wake._ok = True
                 wake._value = None
-                self.env.schedule(wake, URGENT)
+                due_urgent(self.env, wake)
 
     def _writing(self, vol: PageVolume) -> Generator[Any, Any, Any]:
         """The writer process of *vol*: drains its queue (:meth:`_writer`) whenever

@@ -28,20 +28,17 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Generator, Sequence
-from heapq import heappush
 from typing import Any, Final
 
 import simpy
-from simpy.core import NORMAL
 from simpy.events import PENDING
 
 from ..calibration import ChannelSpeed
+from ..clock import due
 
 __all__ = ["Chpid"]
 
 _PENDING: Final = PENDING  # SimPy's not-yet-triggered value (a C static when compiled)
-
-_NEXT: Final = next  # a C static when compiled (``next`` is otherwise a builtins look-up)
 
 
 class Chpid:
@@ -131,8 +128,7 @@ class Chpid:
             if wait._value is _PENDING:  # not triggered (by another of its paths) yet
                 wait._ok = True  # wait.succeed(self), inline: it stays active for that I/O
                 wait._value = self
-                env = wait.env
-                heappush(env._queue, (env._now, NORMAL, _NEXT(env._eid), wait))
+                due(wait.env, wait)
                 return
         self.active = False
 
