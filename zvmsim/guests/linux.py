@@ -46,7 +46,7 @@ from .base import Workload, spawn
 if TYPE_CHECKING:
     from ..machine import Machine
 
-try:  # for mypyc (zvmsim/native.py): LinuxApp, not compiled, subclasses LinuxServer
+try:  # for mypyc (zvmsim/native.py): interpreted classes subclass LinuxServer (and LinuxApp)
     from mypy_extensions import mypyc_attr
 except ImportError:  # without mypy installed (pure Python) the decorator does nothing
 

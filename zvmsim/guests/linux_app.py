@@ -24,18 +24,22 @@ write costs CP its blocks' FBA emulation as any VDISK I/O.
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_right
 from collections.abc import Generator
 from itertools import accumulate
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cp.minidisk import BLOCK_BYTES
 from ..cp.spaces import ColdRun, Space
 from ..cp.vdisk import PAGE_BLOCKS, vdisk_io_cp_s
-from ..cp.vmdbk import TIW
+from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
 from .base import Workload
-from .linux import PAGES_PER_MB, LinuxServer, poisson
+from .linux import PAGES_PER_MB, LinuxServer, mypyc_attr, poisson
+
+if TYPE_CHECKING:
+    from ..machine import Machine
 
 __all__ = ["LinuxApp", "VdiskWriter"]
 
@@ -63,6 +67,7 @@ def _cumulative(values: list[float] | None) -> list[float] | None:
     return None if values is None else list(accumulate(values))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # guests.db_client's LinuxDbClient
 class LinuxApp(LinuxServer):
     """A Linux server answering transactions, swapping to a VDISK or a minidisk."""
 
@@ -100,8 +105,10 @@ class LinuxApp(LinuxServer):
         "net_in_kb": 0.0,
     }
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(  # the Workload's arguments, spelled out (mypyc: no *args to super())
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         if self.p["swap"] not in SWAP_TARGETS:
             raise ZvmsimError(
                 f"user {self.vm.userid}: swap must be vdisk, minidisk or none, "
@@ -312,8 +319,10 @@ class VdiskWriter(Workload):
 
     PARAMS = {"vdisk_gb": 0.0, "vdisk_size_gb": 2.0, "mb_per_s": 40.0, "pages_per_io": 64}
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(  # the Workload's arguments, spelled out (mypyc: no *args to super())
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         gb, size = self.p["vdisk_gb"], self.p["vdisk_size_gb"]
         if gb < 0 or size <= 0 or self.p["mb_per_s"] <= 0 or self.p["pages_per_io"] < 1:
             raise ZvmsimError(f"user {self.vm.userid}: VDISK sizes and rates must be positive")

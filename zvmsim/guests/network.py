@@ -16,12 +16,16 @@ second's worth of data through its VSWITCH in one transfer, and spends
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..cp.vmdbk import TIW
+from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
 from .base import Workload
+
+if TYPE_CHECKING:
+    from ..machine import Machine
 
 __all__ = ["LinuxNetwork", "VSwitchController"]
 
@@ -37,8 +41,10 @@ class VSwitchController(Workload):
 
     PARAMS = {"virtual_mb": 32.0}
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(  # the Workload's arguments, spelled out (mypyc: no *args to super())
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         # what its switches see of it (they signal it, :meth:`VSwitch.transfer_packets`)
         self.env = self.machine.env
         self.working = False  # in a burst (or waiting for a processor to run one)
@@ -85,12 +91,15 @@ class LinuxNetwork(Workload):
         "virtual_mb": 512.0,
     }
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(  # the Workload's arguments, spelled out (mypyc: no *args to super())
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         p = self.p
-        self.switch = self.machine.vswitches.get(p["vswitch"])
-        if self.switch is None:
+        switch = self.machine.vswitches.get(p["vswitch"])
+        if switch is None:
             raise ZvmsimError(f"user {self.vm.userid}: no VSWITCH '{p['vswitch']}'")
+        self.switch = switch
         if p["tick_s"] <= 0 or min(p["out_kb_per_s"], p["in_kb_per_s"], p["vcpu_us_per_kb"]) < 0:
             raise ZvmsimError(
                 f"user {self.vm.userid}: tick_s must be > 0 and rates and costs not negative"
