@@ -40,28 +40,6 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[runcache.ENV] = _KERNEL_CACHE[0].name
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Order the suite for two workers (xdist hands out whole files in this order).
-
-    The browser checks are one file, a chain of Voila pages each executing its
-    notebook, and the suite's longest: they go first, on one worker. The notebooks'
-    own runs (nbval) go next on the other, from the last notebook back, so that the
-    pages the chain opens later find their runs in the session's run cache,
-    simulated by nbval; both meet in the middle. Within a file the order stays.
-    """
-    files = [item.nodeid.split("::")[0] for item in items]
-    notebooks = sorted({f for f in files if f.startswith("notebooks/")}, reverse=True)
-    rank = {path: n for n, path in enumerate(notebooks)}
-
-    def order(path: str) -> tuple[int, int]:
-        if path.startswith("tests/browser/"):
-            return 0, 0
-        return (1, rank[path]) if path in rank else (2, 0)
-
-    keyed = sorted(zip(files, items, strict=True), key=lambda pair: order(pair[0]))
-    items[:] = [item for _, item in keyed]  # (a stable sort: each file's items keep their order)
-
-
 def pytest_unconfigure(config: pytest.Config) -> None:
     for folder in _KERNEL_CACHE:
         folder.cleanup()
