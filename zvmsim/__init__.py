@@ -11,7 +11,7 @@ Performance Toolkit::
 from __future__ import annotations
 
 from . import native  # noqa: F401 - first: it installs the compiled modules, if built
-from .api import monwrite, report, reports, simulate
+from .api import monwrite, reduced_run, report, reports, simulate
 from .errors import ZvmsimError
 from .machine import Machine
 from .monitor.stream import MonitorData
@@ -28,6 +28,7 @@ __all__ = [
     "ZvmsimError",
     "load_scenario",
     "monwrite",
+    "reduced_run",
     "report",
     "reports",
     "scenario_names",

@@ -16,11 +16,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ..api import reduced_run
 from ..api import reports as build_reports
-from ..api import simulate
 from ..errors import ZvmsimError
 from ..perfkit.qdasd import query_dasd_details, query_pinned
-from ..perfkit.reduce import RunData, reduce
+from ..perfkit.reduce import RunData
 from ..scenario import load_scenario
 from .checklist import checklist_text
 from .controls import control_for
@@ -112,7 +112,7 @@ def _show_run(board: Any, compute: Callable[[], str], shown: str) -> None:
 
 @lru_cache(maxsize=32)
 def _run(scenario: str, knobs: tuple, seed: int, duration: float | None = None) -> RunData:
-    return reduce(simulate(scenario, dict(knobs), seed=seed, duration=duration, progress=_progress))
+    return reduced_run(scenario, dict(knobs), seed=seed, duration=duration, progress=_progress)
 
 
 def _qdasd_text(run: RunData) -> str:

@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 
 import ipywidgets as widgets
 
-from ..api import simulate
-from ..perfkit.reduce import RunData, reduce
+from ..api import reduced_run
+from ..perfkit.reduce import RunData
 
 __all__ = ["SweepBar", "run_data", "sweep", "sweep_list"]
 
@@ -114,7 +114,7 @@ def run_data(
         told = bar.step
     else:
         told = None
-    data = reduce(simulate(scenario, knobs, seed=seed, duration=duration, progress=told))
+    data = reduced_run(scenario, knobs, seed=seed, duration=duration, progress=told)
     if bar is not None:
         bar.finish()
     return data
