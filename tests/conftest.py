@@ -1,17 +1,15 @@
 """Shared fixtures: simulation runs are cached per (resolved knobs, seed, duration) for the session.
 
-Under pytest-xdist (``bootstrap.py test`` runs two workers) the workers also
-share their runs through files in the session's temporary folder, so a run
-one worker made is read, not simulated again, by the other: a run depends on
-nothing but its scenario, knobs, seed and duration, and the folder is new for
-every session.
+``run_data``'s runs go through the session's run cache (:mod:`zvmsim.runcache`,
+a folder new for every session), which both pytest-xdist workers (``bootstrap.py
+test`` runs two) and every notebook kernel and Voilà page the suite starts
+read: a run one of them made is read, not simulated again, by the others. A
+run depends on nothing but its scenario, knobs, seed and duration.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import pickle
 import tempfile
 from functools import cache, lru_cache
 from pathlib import Path
@@ -21,15 +19,12 @@ import pytest
 import zvmsim
 from zvmsim import runcache
 from zvmsim.cli import main
-from zvmsim.perfkit import RunData, reduce
+from zvmsim.perfkit import RunData
 from zvmsim.scenario import Scenario, load_scenario
 
-# the folder the xdist workers share runs through (None: one process, memory only)
-_SHARED: list[Path] = []
-
-# The suite's own process simulates every run it checks (runcache.ENABLED), but the
-# notebook kernels (nbval) and Voilà pages it starts share one run cache, new for the
-# session: a notebook's runs are simulated once, by whichever of the two comes first.
+# The suite's own process simulates every run it checks (runcache.ENABLED), but
+# run_data's runs, the notebook kernels (nbval) and the Voilà pages it starts share one
+# run cache, new for the session: such a run is simulated once, by whichever comes first.
 runcache.ENABLED = False
 _KERNEL_CACHE: list[tempfile.TemporaryDirectory] = []
 
@@ -48,12 +43,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def _simulate(
     scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float
 ) -> RunData:
-    return reduce(zvmsim.simulate(scenario, dict(knobs), seed=seed, duration=duration))
+    """The reduced run, simulated once in the session: kept in the session's run
+    cache, which the other worker and the notebook kernels read too (the cache
+    locks a run while one process makes it)."""
+    runcache.ENABLED = True  # for this call only: the suite's other runs always simulate
+    try:
+        return zvmsim.reduced_run(scenario, dict(knobs), seed=seed, duration=duration)
+    finally:
+        runcache.ENABLED = False
 
 
 # Runs kept in a worker's memory: the suite makes a few hundred, and keeping them
 # all made the suite's peak memory pass 2 GB (issue 20); one evicted is read back
-# from the shared folder, not simulated again.
+# from the session's run cache, not simulated again.
 RUNS_IN_MEMORY = 24
 
 
@@ -77,48 +79,17 @@ def _same_run(
     return resolved, seconds
 
 
+@lru_cache(maxsize=RUNS_IN_MEMORY)
 def _run(
     scenario: str, knobs: tuple[tuple[str, object], ...], duration: float, seed: int
-) -> RunData:
-    if not _SHARED or os.name == "nt":
-        return _run_here(scenario, knobs, seed, duration)
-    return _run_shared(scenario, knobs, seed, duration)
-
-
-@cache
-def _run_here(
-    scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float
 ) -> RunData:
     return _simulate(scenario, knobs, seed, duration)
 
 
-@lru_cache(maxsize=RUNS_IN_MEMORY)
-def _run_shared(
-    scenario: str, knobs: tuple[tuple[str, object], ...], seed: int, duration: float
-) -> RunData:
-    import fcntl
-
-    key = repr((scenario, knobs, seed, duration)).encode()
-    path = _SHARED[0] / hashlib.sha1(key).hexdigest()
-    with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the other worker may be making this very run
-        if path.exists():
-            return pickle.loads(path.read_bytes())
-        run = _simulate(scenario, knobs, seed, duration)
-        path.with_suffix(".tmp").write_bytes(pickle.dumps(run, pickle.HIGHEST_PROTOCOL))
-        path.with_suffix(".tmp").replace(path)
-        return run
-
-
 @pytest.fixture(scope="session")
-def run_data(tmp_path_factory):
+def run_data():
     """``run_data(scenario, seed=1, duration=None, **knobs)`` -> reduced monitor
     data (cached; *duration* None is the scenario's own)."""
-    if os.environ.get("PYTEST_XDIST_WORKER") and not _SHARED:  # basetemp: <run's folder>/popen-gwN
-        shared = tmp_path_factory.getbasetemp().parent / "zvmsim-runs"
-        shared.mkdir(exist_ok=True)
-        _SHARED.append(shared)
-
     def get(
         scenario: str, seed: int = 1, duration: float | None = None, **knobs: object
     ) -> RunData:

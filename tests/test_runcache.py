@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pickle
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -54,6 +56,51 @@ def test_a_reduced_run_is_kept_whole_and_reports_as_a_fresh_one(cache: Path) -> 
     assert again is not fresh and told == [1.0] and len(list(cache.glob("*.pickle"))) == 1
     records = zvmsim.simulate("pav-mdc", KNOBS, duration=60)
     assert _fcx108(again) == _fcx108(fresh) == _fcx108(records)
+
+
+def test_one_run_in_other_words_is_one_entry(cache: Path) -> None:
+    """A knob at its default, or the scenario's own duration spelled out, keys the same run."""
+    first = zvmsim.reduced_run("pav-mdc", {"mdc": "on"}, duration=60)
+    spelled = zvmsim.reduced_run("pav-mdc", {"mdc": True, "vm64199": "off"}, duration=60.0)
+    assert len(list(cache.glob("*.pickle"))) == 1 and _fcx108(spelled) == _fcx108(first)
+    own = zvmsim.load_scenario("pav-mdc").config({}).duration
+    zvmsim.simulate("pav-mdc", seed=3)
+    zvmsim.simulate("pav-mdc", {"mdc": "off"}, seed=3, duration=own)
+    assert len(list(cache.glob("*.pickle"))) == 2
+
+
+def test_a_run_with_records_stored_is_reduced_from_them(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    records = zvmsim.simulate("pav-mdc", KNOBS, duration=60)
+    monkeypatch.setattr(zvmsim.Machine, "run", lambda *a, **k: pytest.fail("simulated again"))
+    assert _fcx108(zvmsim.reduced_run("pav-mdc", KNOBS, duration=60)) == _fcx108(records)
+
+
+def test_a_run_being_made_is_waited_for_not_made_twice(cache: Path) -> None:
+    """Two asking for one run at once (two students, two test workers): one makes it."""
+    started, release = threading.Event(), threading.Event()
+    made: list[str] = []
+
+    def slow() -> str:
+        made.append("slow")
+        started.set()
+        release.wait(10)
+        return "the run"
+
+    first: list[str] = []
+    maker = threading.Thread(target=lambda: first.append(runcache.cached_run(("x",), slow)))
+    maker.start()
+    started.wait(10)
+    waiter = threading.Thread(
+        target=lambda: first.append(runcache.cached_run(("x",), lambda: made.append("twice")))
+    )
+    waiter.start()
+    time.sleep(0.3)  # the waiter reaches the lock while the run is being made
+    release.set()
+    maker.join(10)
+    waiter.join(10)
+    assert made == ["slow"] and first == ["the run", "the run"]
 
 
 def test_records_pickle_as_their_fields() -> None:

@@ -7,12 +7,13 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
+from .config import SystemConfig
 from .errors import ZvmsimError
 from .machine import Machine
 from .monitor.monwrite import MonwriteSummary, MonwriteWriter
 from .monitor.stream import MonitorData
 from .perfkit import Report, RunData, find_report, reduce
-from .runcache import cached_run, folder
+from .runcache import cached_run, folder, stored_run
 from .scenario import load_scenario
 
 __all__ = ["monwrite", "reduced_run", "report", "reports", "simulate"]
@@ -33,13 +34,11 @@ def simulate(
     With ``$ZVMSIM_RUN_CACHE`` set, a run made before is read from disk
     (:mod:`zvmsim.runcache`).
     """
-
-    def make() -> MonitorData:
-        return _machine(scenario, knobs, seed, duration, interval).run(progress=progress)
-
+    config = _config(scenario, knobs, seed, duration, interval)
     if folder() is None:  # the cache is off: nothing to key
-        return make()
-    data = cached_run((scenario, sorted((knobs or {}).items()), seed, duration, interval), make)
+        return Machine(config, seed).run(progress=progress)
+    inputs = _inputs(scenario, knobs, seed, config)
+    data = cached_run(inputs, lambda: Machine(config, seed).run(progress=progress))
     if progress is not None:
         progress(1.0)
     return data
@@ -56,34 +55,49 @@ def reduced_run(
 ) -> RunData:
     """``reduce(simulate(...))``: what Perfkit knows of the run, for reports.
 
-    With ``$ZVMSIM_RUN_CACHE`` set, the reduced data itself is kept on disk
-    (its records inside it), so a run made before is read back without
-    reducing it again: some six times as fast as records plus reduce.
+    With ``$ZVMSIM_RUN_CACHE`` set, the reduced data itself is kept on disk,
+    so a run made before is read back without reducing it again (some six
+    times as fast as its records and a reduce). A run whose records alone are
+    there (a notebook simulated it first) is reduced from them, not simulated.
     """
+    config = _config(scenario, knobs, seed, duration, interval)
+    if folder() is None:
+        return reduce(Machine(config, seed).run(progress=progress))
+    inputs = _inputs(scenario, knobs, seed, config)
 
     def make() -> RunData:
-        return reduce(_machine(scenario, knobs, seed, duration, interval).run(progress=progress))
+        records = stored_run(inputs)
+        if records is None:
+            records = Machine(config, seed).run(progress=progress)
+        return reduce(records)
 
-    if folder() is None:
-        return make()
-    inputs = ("reduced", scenario, sorted((knobs or {}).items()), seed, duration, interval)
-    data = cached_run(inputs, make)
+    data = cached_run(("reduced", *inputs), make)
     if progress is not None:
         progress(1.0)
     return data
 
 
-def _machine(
+def _inputs(
+    scenario: str, knobs: dict[str, Any] | None, seed: int, config: SystemConfig
+) -> tuple[Any, ...]:
+    """What a run depends on, as the simulation resolves it: every knob's value
+    (defaults too, parsed), the seed, and the window and interval in seconds. One
+    run asked for in other words (a knob at its default, the scenario's own
+    duration spelled out) is one entry of the run cache."""
+    chosen = sorted(load_scenario(scenario).resolve(knobs).items())
+    return scenario, chosen, seed, config.duration, config.monitor.sample_interval
+
+
+def _config(
     scenario: str,
     knobs: dict[str, Any] | None,
     seed: int,
     duration: float | None,
     interval: float | None,
-) -> Machine:
+) -> SystemConfig:
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ZvmsimError(f"seed must be a whole number 0 or more, not {seed!r}")
-    config = load_scenario(scenario).config(knobs, duration=duration, interval=interval)
-    return Machine(config, seed)
+    return load_scenario(scenario).config(knobs, duration=duration, interval=interval)
 
 
 def monwrite(
@@ -100,7 +114,7 @@ def monwrite(
     The records go to the file interval by interval, so a long run never
     sits in memory. Returns what was written (records, sets, blocks, bytes).
     """
-    machine = _machine(scenario, knobs, seed, duration, interval)
+    machine = Machine(_config(scenario, knobs, seed, duration, interval), seed)
     try:
         with open(path, "wb") as fh:
             writer = MonwriteWriter(fh)

@@ -21,14 +21,15 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .paths import data_dir
 
-__all__ = ["ENABLED", "ENV", "MAX_ENTRIES", "cached_run", "folder", "fingerprint"]
+__all__ = ["ENABLED", "ENV", "MAX_ENTRIES", "cached_run", "folder", "fingerprint", "stored_run"]
 
 ENV = "ZVMSIM_RUN_CACHE"
 MAX_ENTRIES = 2000  # a run's records pickle to well under 1 MB
@@ -64,18 +65,58 @@ def _key(inputs: tuple[Any, ...]) -> str:
 
 
 def cached_run(inputs: tuple[Any, ...], make: Callable[[], Any]) -> Any:
-    """The run for *inputs* from the cache, or ``make()``'s, stored for next time."""
+    """The run for *inputs* from the cache, or ``make()``'s, stored for next time.
+
+    While one process makes a run, another asking for the same run waits for
+    it rather than making it too (a class's students open the same dashboard
+    at once; the test suite's workers share the session's runs).
+    """
     where = folder()
     if where is None:
         return make()
     path = where / f"{_key(inputs)}.pickle"
+    found = _read(path)
+    if found is not None:
+        return found
+    with _making(where, path):
+        found = _read(path)  # made while this process waited
+        if found is not None:
+            return found
+        run = make()
+        _store(where, path, run)
+        return run
+
+
+def stored_run(inputs: tuple[Any, ...]) -> Any | None:
+    """The run for *inputs* if the cache holds it, else None (nothing is made)."""
+    where = folder()
+    return None if where is None else _read(where / f"{_key(inputs)}.pickle")
+
+
+def _read(path: Path) -> Any | None:
     try:
         return pickle.loads(path.read_bytes())
-    except Exception:  # none yet, or a damaged entry: simulate and (re)write it
-        pass
-    run = make()
-    _store(where, path, run)
-    return run
+    except Exception:  # none yet, or a damaged entry: made (again) by the caller
+        return None
+
+
+@contextmanager
+def _making(where: Path, path: Path) -> Iterator[None]:
+    """Held while this process makes the run stored at *path* (POSIX: a lock file)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: two processes may make one run at once; both store it whole
+        yield
+        return
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        lock = open(path.with_suffix(".lock"), "w")  # noqa: SIM115 (closed below)
+    except OSError:  # a read-only folder: make it unlocked; storing it fails quietly too
+        yield
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def _store(where: Path, path: Path, run: Any) -> None:
@@ -93,3 +134,4 @@ def _trim(where: Path) -> None:
     entries = sorted(where.glob("*.pickle"), key=lambda p: p.stat().st_mtime)
     for old in entries[: max(0, len(entries) - MAX_ENTRIES)]:
         old.unlink(missing_ok=True)
+        old.with_suffix(".lock").unlink(missing_ok=True)
