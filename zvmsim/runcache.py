@@ -7,9 +7,16 @@ be read from disk instead of simulated again, and gives byte-identical reports.
 
 The cache is off unless ``$ZVMSIM_RUN_CACHE`` names a folder: ``bootstrap.py
 lab``, ``app`` and ``class`` turn it on; ``benchmarks/`` leave it off, so they
-always simulate. The test suite's own process never uses it; the notebook
-kernels and Voilà pages it starts share a cache made new for the session, so a
-notebook's runs are simulated once for nbval and read back for its browser check.
+always simulate. The test suite uses a cache made new for the session: its
+``run_data`` fixture, and the notebook kernels and Voilà pages it starts, read
+and write it, so such a run is simulated once a session; its other checks
+(determinism, this cache) always simulate.
+
+An entry is a run's records (:func:`zvmsim.simulate`) or the run as Perfkit
+reduced it (:func:`zvmsim.reduced_run`, what the lab's dashboards and sweeps
+read), keyed by the inputs as the simulation resolves them (every knob's
+value, the window and interval in seconds). While one process makes an
+entry, another asking for it waits (a lock file per entry, on POSIX).
 Each entry's name is a hash of the run's inputs and of a fingerprint of every
 file under ``zvmsim/`` and ``data/``: a change to the simulator or its calibration misses the cache
 instead of returning a stale run. A damaged entry is simulated again and
