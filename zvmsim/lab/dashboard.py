@@ -277,8 +277,9 @@ def undersized_dashboard(seed: int = 1) -> Dashboard:
     """The undersized LPAR: IFLs, storage, paging volumes, the sibling, whose day's workload.
 
     Shows SYSSUMLG (FCX225), the paging volumes (FCX109), the partitions
-    (FCX126) and the health check, over a 90-second window (the scenario's own
-    is 240 s; every target row of the two days passes over 90 s as well).
+    (FCX126) and the health check, over the dashboard's window (:data:`WINDOWS`,
+    shorter than the scenario's own; every target row of the two days passes
+    over it as well).
     """
     return dashboard(
         "undersized-lpar", ["FCX225", "FCX109", "FCX126"], seed=seed, extras=("health",)
@@ -364,7 +365,7 @@ def mdc_record_level_dashboard(seed: int = 1) -> Dashboard:
 
     Shows the jobs' requests and response times (TXN), the minidisk cache
     (FCX138: hit ratio, inserts) and the database volume (FCX108: I/O rate,
-    avoided I/O, connect time), over a 20-second window.
+    avoided I/O, connect time), over the dashboard's window (:data:`WINDOWS`).
     """
     return dashboard("mdc-record-level", ["TXN", "FCX138", "FCX108"], seed=seed)
 
@@ -374,7 +375,8 @@ def mdc_flashcopy_dashboard(seed: int = 1) -> Dashboard:
 
     Shows the CMS users' transactions (TXN), the system summary with T/V and
     capture ratio (FCX225), the processors' system time (FCX100) and the
-    minidisk cache's invalidations (FCX138), over a 20-second window.
+    minidisk cache's invalidations (FCX138), over the dashboard's window
+    (:data:`WINDOWS`).
     """
     reports = ["TXN", "FCX225", "FCX100", "FCX138"]
     return dashboard("mdc-flashcopy", reports, seed=seed)

@@ -39,7 +39,8 @@ def real_vs_expanded_dashboard(seed: int = 1) -> Dashboard:
     """Storage configured as real vs. expanded: XSTORE size, MDC's home, users.
 
     Shows the CMS users' transaction rate and response time (TXN, all users),
-    FCX103 STORAGE and FCX225 SYSSUMLG over a 40-second window.
+    FCX103 STORAGE and FCX225 SYSSUMLG over the dashboard's window
+    (:data:`~zvmsim.lab.dashboard.WINDOWS`).
     """
     return dashboard(SCENARIO, ["FCX103", "FCX225"], extras=("txn_summary",), seed=seed)
 
