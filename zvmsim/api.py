@@ -14,7 +14,7 @@ from .monitor.monwrite import MonwriteSummary, MonwriteWriter
 from .monitor.stream import MonitorData
 from .perfkit import Report, RunData, find_report, reduce
 from .runcache import cached_run, folder, stored_run
-from .scenario import load_scenario
+from .scenario import Scenario, load_scenario
 
 __all__ = ["monwrite", "reduced_run", "report", "reports", "simulate"]
 
@@ -34,10 +34,10 @@ def simulate(
     With ``$ZVMSIM_RUN_CACHE`` set, a run made before is read from disk
     (:mod:`zvmsim.runcache`).
     """
-    config = _config(scenario, knobs, seed, duration, interval)
+    scen, config = _config(scenario, knobs, seed, duration, interval)
     if folder() is None:  # the cache is off: nothing to key
         return Machine(config, seed).run(progress=progress)
-    inputs = _inputs(scenario, knobs, seed, config)
+    inputs = _inputs(scen, knobs, seed, config)
     data = cached_run(inputs, lambda: Machine(config, seed).run(progress=progress))
     if progress is not None:
         progress(1.0)
@@ -60,10 +60,10 @@ def reduced_run(
     times as fast as its records and a reduce). A run whose records alone are
     there (a notebook simulated it first) is reduced from them, not simulated.
     """
-    config = _config(scenario, knobs, seed, duration, interval)
+    scen, config = _config(scenario, knobs, seed, duration, interval)
     if folder() is None:
         return reduce(Machine(config, seed).run(progress=progress))
-    inputs = _inputs(scenario, knobs, seed, config)
+    inputs = _inputs(scen, knobs, seed, config)
 
     def make() -> RunData:
         records = stored_run(inputs)
@@ -78,14 +78,14 @@ def reduced_run(
 
 
 def _inputs(
-    scenario: str, knobs: dict[str, Any] | None, seed: int, config: SystemConfig
+    scen: Scenario, knobs: dict[str, Any] | None, seed: int, config: SystemConfig
 ) -> tuple[Any, ...]:
     """What a run depends on, as the simulation resolves it: every knob's value
     (defaults too, parsed), the seed, and the window and interval in seconds. One
     run asked for in other words (a knob at its default, the scenario's own
     duration spelled out) is one entry of the run cache."""
-    chosen = sorted(load_scenario(scenario).resolve(knobs).items())
-    return scenario, chosen, seed, config.duration, config.monitor.sample_interval
+    chosen = sorted(scen.resolve(knobs).items())
+    return scen.name, chosen, seed, config.duration, config.monitor.sample_interval
 
 
 def _config(
@@ -94,10 +94,12 @@ def _config(
     seed: int,
     duration: float | None,
     interval: float | None,
-) -> SystemConfig:
+) -> tuple[Scenario, SystemConfig]:
+    """The scenario and its configuration with *knobs* (the seed checked first)."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ZvmsimError(f"seed must be a whole number 0 or more, not {seed!r}")
-    return load_scenario(scenario).config(knobs, duration=duration, interval=interval)
+    scen = load_scenario(scenario)
+    return scen, scen.config(knobs, duration=duration, interval=interval)
 
 
 def monwrite(
@@ -114,7 +116,8 @@ def monwrite(
     The records go to the file interval by interval, so a long run never
     sits in memory. Returns what was written (records, sets, blocks, bytes).
     """
-    machine = Machine(_config(scenario, knobs, seed, duration, interval), seed)
+    _, config = _config(scenario, knobs, seed, duration, interval)
+    machine = Machine(config, seed)
     try:
         with open(path, "wb") as fh:
             writer = MonwriteWriter(fh)

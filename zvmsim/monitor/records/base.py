@@ -26,6 +26,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from functools import cache
 from operator import attrgetter
 from typing import Any, ClassVar, NamedTuple
 
@@ -185,9 +186,9 @@ class _Layout(NamedTuple):
 
 
 _LAYOUTS: dict[type, _Layout] = {}
-_VALUES: dict[type, Callable[[Any], tuple[Any, ...]]] = {}
 
 
+@cache
 def _field_values(cls: type) -> Callable[[Any], tuple[Any, ...]]:
     """A reader of a record's field values, in ``__init__``'s order."""
     names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
@@ -221,10 +222,7 @@ class Record:
         own ``__init__``: twice as fast to load as dataclasses' slot state, which
         matters to the run cache (a run holds some 17,000 records)."""
         cls = type(self)
-        values = _VALUES.get(cls)
-        if values is None:
-            values = _VALUES[cls] = _field_values(cls)
-        return cls, values(self)
+        return cls, _field_values(cls)(self)
 
     @classmethod
     def layout(cls) -> _Layout:
