@@ -281,7 +281,9 @@ def main(argv: list[str]) -> int:
             proxy()
         except SetupError as exc:  # the class server's test skips, saying why
             say(f"{exc}: tests/test_class.py will skip")
-        env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0")
+        # OPENBLAS_NUM_THREADS: no BLAS thread spinning beside each of the suite's
+        # hundred Python processes on two cores (nothing here multiplies matrices)
+        env = dict(os.environ, MPLBACKEND="Agg", PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1")
         env.pop("ZVMSIM_RUN_CACHE", None)  # the suite simulates every run it checks
         code = subprocess.call(pytest_args(rest), cwd=ROOT, env=env)
         if code == 5:

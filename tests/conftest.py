@@ -207,16 +207,36 @@ def pytest_terminal_summary(terminalreporter) -> None:
         )
 
 
-def load_bootstrap():
-    """bootstrap.py loaded as a module (it is a script, not part of the package)."""
+def _script(path: str, name: str):
+    """The repository's script *path* loaded as module *name* (a script is not
+    part of the package)."""
     import importlib.util
+    import sys
 
     root = Path(__file__).resolve().parent.parent
-    spec = importlib.util.spec_from_file_location("zvmsim_bootstrap", root / "bootstrap.py")
+    spec = importlib.util.spec_from_file_location(name, root / path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)  # a dataclass of the script looks its module up
     spec.loader.exec_module(module)
     return module
+
+
+def load_bootstrap():
+    """bootstrap.py loaded as a module, afresh each call."""
+    return _script("bootstrap.py", "zvmsim_bootstrap")
+
+
+@cache
+def knob_laws():
+    """tools/knob_laws.py loaded as a module (once): its ``load()`` reads the laws."""
+    return _script("tools/knob_laws.py", "knob_laws")
+
+
+@cache
+def law_book():
+    """The knob laws (tests/data/knob_laws.toml), read once."""
+    return knob_laws().load()
 
 
 class Execd(Exception):

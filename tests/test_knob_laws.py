@@ -11,27 +11,19 @@ reports, as an analyst reads them. Runs are shared through conftest's cache
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from fnmatch import fnmatchcase
-from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import knob_laws, law_book
 
 import zvmsim
 from zvmsim.perfkit import RunData
 from zvmsim.scenario import load_scenario
 
-TOOL = Path(__file__).resolve().parent.parent / "tools" / "knob_laws.py"
-_spec = importlib.util.spec_from_file_location("knob_laws", TOOL)
-assert _spec and _spec.loader
-tool = importlib.util.module_from_spec(_spec)
-sys.modules.setdefault("knob_laws", tool)  # dataclasses look their module up
-_spec.loader.exec_module(tool)
-
-BOOK = tool.load()
+tool = knob_laws()
+BOOK = law_book()
 SEEDS = (1, 2, 3)
 
 # In-range values that do not run yet ("paging space is full"): skipped in

@@ -90,7 +90,9 @@ def _artifacts() -> bool:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
-    """Headless Debian Chromium (no browser download), driven by Playwright."""
+    """Headless Debian Chromium (no browser download), driven by Playwright: one
+    browser context for the file's pages, so Voilà's scripts are fetched and
+    compiled once (its HTTP and code caches), not once a page."""
     if not CHROMIUM.exists():
         pytest.fail(
             f"no Chromium at {CHROMIUM}: install it with 'apt-get install chromium' "
@@ -103,7 +105,7 @@ def browser() -> Iterator:
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         try:
-            yield chromium
+            yield chromium.new_context(viewport={"width": 1400, "height": 1000})
         finally:
             chromium.close()
 
@@ -346,7 +348,7 @@ def test_app_mode_shows_the_dashboard_and_it_answers(
     log = tmp_path / "voila-app.log"
     proc, base = _start_voila([sys.executable, "-m", "voila", *args[1:]], log)
     turn = TURNS["06-pav-mdc.ipynb"]
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page()
     step = "open the page"
     try:
         start = time.monotonic()
@@ -391,7 +393,7 @@ def test_notebook_dashboard_in_the_browser(
     turn = TURNS[notebook]
     if not (NOTEBOOKS / notebook).exists():
         pytest.skip(f"{notebook} is not in this checkout")
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page = browser.new_page()
     kernel = None
     try:
         page.goto(f"{voila}/voila/render/{notebook}", timeout=240_000)
