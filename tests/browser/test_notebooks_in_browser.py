@@ -88,11 +88,29 @@ def _artifacts() -> bool:
     return True
 
 
+# Voilà's spinner turns (a CSS animation) while the notebook runs, and headless
+# Chromium draws every frame of it in software: a quarter of a core a page,
+# taken from the kernel that runs the notebook. The pages under test hold still
+# (as Playwright's screenshots do with animations="disabled").
+STILL = """(() => {
+    const css = "*, *::before, *::after { animation: none !important; "
+        + "transition: none !important; }";
+    const add = () => {
+        const style = document.createElement("style");
+        style.textContent = css;
+        document.head.appendChild(style);
+    };
+    if (document.head) { add(); return; }
+    const watch = new MutationObserver(() => { if (document.head) { watch.disconnect(); add(); } });
+    watch.observe(document, {childList: true, subtree: true});
+})()"""
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator:
     """Headless Debian Chromium (no browser download), driven by Playwright: one
     browser context for the file's pages, so Voilà's scripts are fetched and
-    compiled once (its HTTP and code caches), not once a page."""
+    compiled once (its HTTP and code caches), not once a page; no animations."""
     if not CHROMIUM.exists():
         pytest.fail(
             f"no Chromium at {CHROMIUM}: install it with 'apt-get install chromium' "
@@ -105,7 +123,9 @@ def browser() -> Iterator:
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         try:
-            yield chromium.new_context(viewport={"width": 1400, "height": 1000})
+            context = chromium.new_context(viewport={"width": 1400, "height": 1000})
+            context.add_init_script(STILL)
+            yield context
         finally:
             chromium.close()
 
