@@ -109,3 +109,30 @@ def test_raw_data_tables(tmp_path) -> None:
     data = MonitorData.from_bytes(path.read_bytes())
     batch = fields_frame(data, MRUSEACT, userid="BATCH1")
     assert list(batch["hf_samples"]) == [0, 12, 24]  # cumulative: 60 s at one look per 5 s
+
+
+def test_the_notebook_leaves_no_scratch_folder_behind() -> None:
+    """Notebook 01 writes its MONWRITE files to a scratch folder that goes when its
+    kernel stops: a class's hundred page loads leave nothing in the temp folder."""
+    import json
+    from pathlib import Path
+
+    from jupyter_client.manager import start_new_kernel
+
+    notebook = Path(__file__).resolve().parent.parent / "notebooks" / "01-collecting-monwrite.ipynb"
+    first = next(c for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "code")
+    setup = "".join(first["source"]) + "\nopen('probe.mon', 'w').close()"
+    manager, client = start_new_kernel(kernel_name="python3")
+    try:
+        reply = client.execute_interactive(
+            setup,
+            user_expressions={"cwd": "os.getcwd()"},
+            timeout=120,
+            output_hook=lambda msg: None,
+        )
+        folder = Path(reply["content"]["user_expressions"]["cwd"]["data"]["text/plain"][1:-1])
+        assert (folder / "probe.mon").exists()
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=False)
+    assert not folder.exists(), f"{folder} is still there after the kernel stopped"
