@@ -6,7 +6,8 @@ one knob at a time from the scenario's defaults, for three seeds: for every
 pair of grid values, the later figure may differ the wrong way from the
 earlier by no more than the law's noise margin. Figures are read from the
 reports, as an analyst reads them. Runs are shared through conftest's cache
-(the defaults' run serves every knob of a scenario).
+(the defaults' run serves every knob of a scenario; test_utilization_law
+checks the seed-1 runs too).
 """
 
 from __future__ import annotations

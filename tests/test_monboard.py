@@ -117,22 +117,15 @@ def test_the_notebook_leaves_no_scratch_folder_behind() -> None:
     import json
     from pathlib import Path
 
-    from jupyter_client.manager import start_new_kernel
+    import nbformat
+    from nbclient import NotebookClient
 
     notebook = Path(__file__).resolve().parent.parent / "notebooks" / "01-collecting-monwrite.ipynb"
     first = next(c for c in json.loads(notebook.read_text())["cells"] if c["cell_type"] == "code")
-    setup = "".join(first["source"]) + "\nopen('probe.mon', 'w').close()"
-    manager, client = start_new_kernel(kernel_name="python3")
-    try:
-        reply = client.execute_interactive(
-            setup,
-            user_expressions={"cwd": "os.getcwd()"},
-            timeout=120,
-            output_hook=lambda msg: None,
-        )
-        folder = Path(reply["content"]["user_expressions"]["cwd"]["data"]["text/plain"][1:-1])
-        assert (folder / "probe.mon").exists()
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=False)
+    probe = "open('probe.mon', 'w').close()\nprint(os.getcwd(), end='')"
+    cells = [nbformat.v4.new_code_cell("".join(first["source"])), nbformat.v4.new_code_cell(probe)]
+    run = nbformat.v4.new_notebook(cells=cells)
+    NotebookClient(run, timeout=120, kernel_name="python3").execute()  # stops the kernel
+    folder = Path(run.cells[1].outputs[0]["text"])
+    assert folder.name.startswith("monwrite-")
     assert not folder.exists(), f"{folder} is still there after the kernel stopped"
