@@ -11,9 +11,9 @@ laws walk the same values, so a run is simulated once for both (conftest's
 ``run_data``). These runs also walk every knob's advertised range: a value
 inside it must run, so a run that fails fails the test (a report whose
 monitor domain the knobs turned off is not checked). FCX126's logical PUs
-are checked on their %Busy, PR/SM's %Ovhd included (PR/SM's time for a logical PU falls between
-its dispatches), FCX108's devices allowing for the one I/O that was already
-running when the window opened.
+are checked on their %Busy, PR/SM's %Ovhd included (PR/SM's time for a
+logical PU falls between its dispatches), FCX108's devices allowing for the
+one I/O that was already running when the window opened.
 """
 
 from __future__ import annotations
