@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import zvmsim
@@ -114,9 +117,6 @@ def test_raw_data_tables(tmp_path) -> None:
 def test_the_notebook_leaves_no_scratch_folder_behind() -> None:
     """Notebook 01 writes its MONWRITE files to a scratch folder that goes when its
     kernel stops: a class's hundred page loads leave nothing in the temp folder."""
-    import json
-    from pathlib import Path
-
     import nbformat
     from nbclient import NotebookClient
 
