@@ -224,8 +224,10 @@ def voila_args(notebook: str | None, rest: list[str]) -> list[str]:
 
 # The suite runs in two worker processes (pytest-xdist), each test file whole on
 # one of them (--dist loadfile): a notebook's cells stay in order in one kernel,
-# as nbval needs, and a file's session caches serve the whole file.
-PARALLEL = ("-n", "2", "--dist", "loadfile")
+# as nbval needs, and a file's session caches serve the whole file. Files go out
+# in the order collected (--no-loadscope-reorder), which tests/conftest.py sets:
+# the longest first.
+PARALLEL = ("-n", "2", "--dist", "loadfile", "--no-loadscope-reorder")
 
 
 def pytest_args(rest: list[str]) -> list[str]:

@@ -12,7 +12,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import Execd, load_bootstrap
+from conftest import LONGEST_FIRST, Execd, load_bootstrap
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -208,10 +208,25 @@ def test_app_and_lab_keep_runs_in_the_run_cache_warmed_ahead(
 
 def test_test_command_runs_the_suite_in_two_workers_with_notebooks_whole() -> None:
     bs = load_bootstrap()
-    assert bs.pytest_args([])[1:] == ["-m", "pytest", "-n", "2", "--dist", "loadfile"]
+    assert bs.pytest_args([])[1:] == [
+        "-m",
+        "pytest",
+        "-n",
+        "2",
+        "--dist",
+        "loadfile",
+        "--no-loadscope-reorder",
+    ]
     assert bs.pytest_args(["-x", "tests/test_cli.py"])[-2:] == ["-x", "tests/test_cli.py"]
     for own in (["-n", "0"], ["-n0"], ["--numprocesses=4"], ["-p", "no:xdist"]):
         assert bs.pytest_args(own)[3:] == own
+
+
+def test_the_longest_files_first_are_files_of_the_suite() -> None:
+    """conftest's order names real files, each once (a renamed file would drop to the end)."""
+    root = Path(__file__).resolve().parents[1]
+    assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)
+    assert [p for p in LONGEST_FIRST if not (root / p).is_file()] == []
 
 
 def test_python_without_venv_gives_one_line(
