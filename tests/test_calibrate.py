@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import os
 import tomllib
@@ -89,7 +90,7 @@ ALONE: dict[str, str] = {}
 
 @pytest.fixture(scope="session")
 def used() -> dict[str, frozenset[str]]:
-    return used_by()  # cached for the session
+    return used_by(enough=2)  # the rule asks for two scenarios; cached for the session
 
 
 def _alone(c: Constant) -> list:
@@ -153,16 +154,32 @@ def test_a_tie_is_read_as_its_constant() -> None:
 
 
 def test_list_prints_who_uses_each_fit(
-    capsys: pytest.CaptureFixture[str], used: dict[str, frozenset[str]]
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    used: dict[str, frozenset[str]],
 ) -> None:
     spec = importlib.util.spec_from_file_location("calibrate_tool", ROOT / "tools/calibrate.py")
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
-    assert tool.main(["--list"]) == 0  # used_by() is cached: no run here
+    monkeypatch.setattr(tool, "used_by", lambda: used)  # the session's measure: no run here
+    assert tool.main(["--list"]) == 0
     out = capsys.readouterr().out
     assert out.count("    used by: ") == len(REGISTRY.fits)
     assert "used by: vmcf-master\n" in out
     assert "fit vmcf serve_us (workload parameter)" in out
+
+
+def test_enough_stops_each_search_at_that_many_scenarios() -> None:
+    """The suite asks used_by for two scenarios a constant (the rule's "at least
+    two"): the search stops there, and finds what the whole measure finds."""
+    chosen = [("emergency-scan", ()), ("reorder", ()), ("streaming", ())]
+    names = {"scan_us_per_logical", "vdisk_us_per_block", "reorder_cpu_s"}
+    registry = dataclasses.replace(REGISTRY, fits=[c for c in REGISTRY.fits if c.name in names])
+    whole = usedby.uses(registry, chosen)
+    one = usedby.uses(registry, chosen, enough=1)
+    assert {n for n, found in whole.items() if len(found) > 1}  # a search that stops early
+    for name, found in whole.items():
+        assert one[name] <= found and len(one[name]) == min(1, len(found)), name
 
 
 def test_each_end_of_a_paging_volumes_knob_is_a_variant() -> None:

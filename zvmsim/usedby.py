@@ -279,27 +279,43 @@ def _used(variant: Variant, base: list, group: list[Constant], trial: Trial) -> 
     return _used(variant, base, group[:half], trial) + _used(variant, base, group[half:], trial)
 
 
-def uses(registry: Registry, chosen: Iterable[Variant] | None = None) -> dict[str, set[Variant]]:
+def uses(
+    registry: Registry, chosen: Iterable[Variant] | None = None, enough: int | None = None
+) -> dict[str, set[Variant]]:
     """{fitted constant: the variants whose records change when it moves}.
 
     Once a constant is found used by a scenario, the scenario's other
     variants are not tried for it (the first variant found is kept). A
     scenario's first variant, where most candidates are used, tries each
-    constant alone; its other variants move them together first.
+    constant alone; its other variants move them together first. With
+    *enough*, a constant found used by that many scenarios is not tried
+    again, and a variant is not run once no constant is left to try.
     """
     trial = Trial(registry)
     try:
         trial.apply({})
-        out: dict[str, set[Variant]] = {c.name: set() for c in registry.fits}
+        fits = registry.fits
+        out: dict[str, set[Variant]] = {c.name: set() for c in fits}
         tried: set[str] = set()
+
+        own = {c.name: c.file.removeprefix("scenarios/").removesuffix(".toml") for c in fits}
+
+        def open_for(c: Constant, scenario: str) -> bool:
+            """Whether *scenario*'s variants may still find *c* used (a scenario
+            file's constant: its own scenario's only)."""
+            found = out[c.name]
+            return (
+                (enough is None or len(found) < enough)
+                and all(v[0] != scenario for v in found)
+                and (not c.file.startswith("scenarios/") or own[c.name] == scenario)
+            )
+
         for variant in chosen if chosen is not None else variants():
+            if not any(open_for(c, variant[0]) for c in registry.fits):
+                continue
             log: set[Read] = {("scenario", variant[0])}
             base = _records(variant, log)
-            group = [
-                c
-                for c in registry.fits
-                if place_read(c) & log and all(v[0] != variant[0] for v in out[c.name])
-            ]
+            group = [c for c in registry.fits if place_read(c) & log and open_for(c, variant[0])]
             parts = [group] if variant[0] in tried else [[c] for c in group]
             tried.add(variant[0])
             for c in [c for part in parts if part for c in _used(variant, base, part, trial)]:
@@ -310,6 +326,11 @@ def uses(registry: Registry, chosen: Iterable[Variant] | None = None) -> dict[st
 
 
 @cache
-def used_by() -> dict[str, frozenset[str]]:
-    """{fitted constant of ``fits.toml``: the scenarios that use it} (cached)."""
-    return {name: frozenset(v[0] for v in found) for name, found in uses(load_registry()).items()}
+def used_by(enough: int | None = None) -> dict[str, frozenset[str]]:
+    """{fitted constant of ``fits.toml``: the scenarios that use it} (cached).
+
+    With *enough*, a constant's scenarios are sought only until that many are
+    found (tests/test_calibrate.py asks for two: the rule is "at least two").
+    """
+    found = uses(load_registry(), enough=enough)
+    return {name: frozenset(v[0] for v in users) for name, users in found.items()}
