@@ -49,6 +49,16 @@ def test_an_edited_module_makes_the_build_stale(tmp_path, monkeypatch) -> None:
     assert native.stale() == "zvmsim/cp/io.py changed since it was built"
 
 
+def test_a_build_of_more_modules_than_listed_is_stale(tmp_path, monkeypatch) -> None:
+    """A build made with a longer list (another checkout's): its modules expect the
+    others compiled too (a compiled AgeList, say), so none of it is loaded."""
+    folder = _built_in(tmp_path, monkeypatch)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["digests"]["zvmsim.cp.flashcopy"] = hashlib.sha256(b"flashcopy.py").hexdigest()
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    assert native.stale() == "built with zvmsim/cp/flashcopy.py compiled as well"
+
+
 def test_another_python_or_a_missing_module_makes_it_stale(tmp_path, monkeypatch) -> None:
     folder = _built_in(tmp_path, monkeypatch)
     native._binary("zvmsim.clock").unlink()
@@ -88,15 +98,23 @@ def test_version_says_pure_when_asked() -> None:
     not native.STATUS.startswith("compiled"), reason=f"zvmsim runs as {native.STATUS} here"
 )
 @pytest.mark.parametrize(
-    ("scenario", "knobs"),
-    [("pav-mdc", ["mdc=on", "vm64199=on"]), ("undersized-lpar", []), ("memory63", [])],
+    ("scenario", "knobs", "seconds"),
+    [
+        ("pav-mdc", ["mdc=on", "vm64199=on"], 60),
+        ("undersized-lpar", [], 60),
+        ("memory63", [], 60),
+        ("memory63", ["workload=apache-paging", "release=6.2"], 10),  # frame lock, reorder
+        ("prsm-overhead", [], 10),  # the spin lock, compute-bound guests
+        ("vmcf-master", [], 1),  # VMCF
+    ],
 )
-def test_compiled_and_pure_write_the_same_records(scenario, knobs, tmp_path) -> None:
+def test_compiled_and_pure_write_the_same_records(scenario, knobs, seconds, tmp_path) -> None:
     sets = [a for k in knobs for a in ("--set", k)]
     files = {}
     for pure in (False, True):
         out = tmp_path / f"{scenario}-{pure}.mon"
-        args = ["-m", "zvmsim", "monwrite", scenario, *sets, "--duration", "60", "-o", str(out)]
+        when = ["--duration", str(seconds)]
+        args = ["-m", "zvmsim", "monwrite", scenario, *sets, *when, "-o", str(out)]
         _python(*args, pure=pure)
         files[pure] = hashlib.sha256(out.read_bytes()).hexdigest()
     assert files[False] == files[True]

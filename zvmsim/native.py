@@ -2,8 +2,9 @@
 
 ``python3 bootstrap.py setup`` compiles :data:`MODULES` (the event loop, the
 dispatcher and scheduler, real I/O, the minidisk cache, storage (and z/VM
-6.3's), address spaces, the demand scan and paging, the workload base, the
-CMS, interactive CMS, Linux, VDISK-formatting and virtual-storage guests)
+6.3's, its age list and frame lock), address spaces, the demand scan and
+paging, the spin lock, VMCF, the workload base, the CMS, interactive CMS,
+Linux, compute-bound, VMCF, VDISK-formatting and virtual-storage guests)
 with mypyc into ``build/native/`` beside the ``zvmsim`` folder, when a C
 compiler and Python's headers are there (``python -m zvmsim.native build``).
 Nothing is compiled in place: the ``.py`` files stay the reference, and a
@@ -38,27 +39,33 @@ __all__ = ["MODULES", "STATUS", "build", "install", "stale"]
 # the modules compiled (each imports only pure modules or ones listed here)
 MODULES = (
     "zvmsim.clock",
+    "zvmsim.cp.agelist",
     "zvmsim.cp.demandscan",
     "zvmsim.cp.dispatch",
+    "zvmsim.cp.framelock",
     "zvmsim.cp.io",
     "zvmsim.cp.mdc",
     "zvmsim.cp.minidisk",
     "zvmsim.cp.paging",
     "zvmsim.cp.scheduler",
     "zvmsim.cp.spaces",
+    "zvmsim.cp.spinlock",
     "zvmsim.cp.storage",
     "zvmsim.cp.storage63",
     "zvmsim.cp.timer",
+    "zvmsim.cp.vmcf",
     "zvmsim.cp.vmdbk",
     "zvmsim.cp.vswitch",
     "zvmsim.guests.base",
     "zvmsim.guests.cms",
     "zvmsim.guests.cmsint",
+    "zvmsim.guests.compute",
     "zvmsim.guests.linux",
     "zvmsim.guests.linux_app",
     "zvmsim.guests.network",
     "zvmsim.guests.vdisk_format",
     "zvmsim.guests.virstor",
+    "zvmsim.guests.vmcf",
     "zvmsim.hardware.channels",
     "zvmsim.hardware.cucache",
     "zvmsim.hardware.dasd",
@@ -103,6 +110,9 @@ def stale() -> str | None:
     now = digests()
     if built.get("python") != now["python"]:
         return f"built for Python {built.get('python')}, this is {now['python']}"
+    other = sorted(set(built) - set(now))
+    if other:  # compiled against these as compiled too: loading the rest alone breaks
+        return f"built with {_source(other[0]).relative_to(SOURCE.parent)} compiled as well"
     changed = [m for m in MODULES if built.get(m) != now[m]]
     if changed:
         return f"{_source(changed[0]).relative_to(SOURCE.parent)} changed since it was built"

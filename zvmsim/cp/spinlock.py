@@ -210,7 +210,7 @@ class SpinLock:
                     away += c
                     x += (k_free + 1) * (a + c)
                 break
-            calls += k_yield
+            calls += int(k_yield)  # finite here: an endless k_yield left at the break
             spin += k_yield * a
             away += k_yield * c
             x += k_yield * (a + c)

@@ -17,6 +17,7 @@ reflects it (``ext_int_us``) at the receiver's next dispatch.
 from __future__ import annotations
 
 from collections.abc import Generator
+from typing import Any
 
 import simpy
 
@@ -66,7 +67,9 @@ class Vmcf:
         # VMCF that results from an SMSG stays serialised with it, on the master
         return fam.vmcf_us / 1e6, self.master_bound or function == "smsg_receive"
 
-    def dispatch(self, vm: Vmdbk, steps: list[tuple[float, str]], interrupted: bool) -> Generator:
+    def dispatch(
+        self, vm: Vmdbk, steps: list[tuple[float, str]], interrupted: bool
+    ) -> Generator[Any, Any, Any]:
         """One dispatch of *vm* until it waits: per step, guest time then a function.
 
         *interrupted*: the dispatch starts with CP reflecting an external interrupt.

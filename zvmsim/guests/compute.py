@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
 
+from ..cp.vmdbk import Vmdbk
 from ..errors import ZvmsimError
 from .base import Workload
+
+if TYPE_CHECKING:
+    from ..machine import Machine
 
 __all__ = ["Compute"]
 
@@ -32,8 +38,10 @@ class Compute(Workload):
         "rest_until_s": 0.0,
     }
 
-    def __init__(self, *args) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         if not 0 < self.p["demand_pct"] <= 100:
             raise ZvmsimError(f"user {self.vm.userid}: demand_pct must be in (0, 100]")
         if self.p["burst_ms"] <= 0:
@@ -41,7 +49,7 @@ class Compute(Workload):
         if not 0 <= self.p["rest_from_s"] <= self.p["rest_until_s"]:
             raise ZvmsimError(f"user {self.vm.userid}: rest_from_s must be 0 to rest_until_s")
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         m, vm, rnd = self.machine, self.vm, self.rnd
         mean = self.p["burst_ms"] / 1000.0
         pause = 100.0 / self.p["demand_pct"] - 1.0  # pause per second of burst

@@ -17,12 +17,16 @@ client's own number appended (``VMCFC3`` -> ``VMCFS3``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..cp.vmdbk import TIW
+from ..cp.vmdbk import TIW, Vmdbk
 from ..errors import ZvmsimError
 from .base import Workload
+
+if TYPE_CHECKING:
+    from ..machine import Machine
 
 __all__ = ["VmcfClient", "VmcfServer"]
 
@@ -33,8 +37,10 @@ def _jitter(rnd: Any, mean_us: float) -> float:
 
 
 class _VmcfUser(Workload):
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         m, who = self.machine, self.vm.userid
         if m.vmcf.family is None:
             model = m.config.system.cpu_model
@@ -53,7 +59,7 @@ class VmcfServer(_VmcfUser):
 
     PARAMS = {"receive_us": 20.0, "serve_us": 100.0}
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         m, vm, rnd = self.machine, self.vm, self.rnd
         box = m.vmcf.mailbox(vm.userid)
         m.add_to_dispatch_list(vm)
@@ -73,8 +79,10 @@ class VmcfClient(_VmcfUser):
 
     PARAMS = {"server": "VMCFS", "send_us": 100.0, "smsg_share": 0.0}
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(
+        self, machine: Machine, vm: Vmdbk, params: dict[str, Any], rnd: random.Random
+    ) -> None:
+        super().__init__(machine, vm, params, rnd)
         if not 0.0 <= self.p["smsg_share"] <= 1.0:
             raise ZvmsimError(f"user {self.vm.userid}: smsg_share must be 0 to 1")
         who = self.vm.userid
@@ -84,7 +92,7 @@ class VmcfClient(_VmcfUser):
         if self.server not in logged:
             raise ZvmsimError(f"user {who}: its VMCF server {self.server} is not logged on")
 
-    def run(self) -> Generator:
+    def run(self) -> Generator[Any, Any, Any]:
         m, vm, rnd = self.machine, self.vm, self.rnd
         box = m.vmcf.mailbox(self.server)
         yield m.env.timeout(rnd.uniform(0.0, 1e-3))
