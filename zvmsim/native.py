@@ -3,7 +3,7 @@
 ``python3 bootstrap.py setup`` compiles :data:`MODULES` (the event loop, the
 dispatcher and scheduler, real I/O, the minidisk cache, storage (and z/VM
 6.3's, its age list and frame lock), address spaces, the demand scan and
-paging, the spin lock, VMCF, the workload base, the CMS, interactive CMS,
+paging, the spin lock, VMCF, the monitor's collector, the workload base, the CMS, interactive CMS,
 Linux, compute-bound, VMCF, VDISK-formatting and virtual-storage guests)
 with mypyc into ``build/native/`` beside the ``zvmsim`` folder, when a C
 compiler and Python's headers are there (``python -m zvmsim.native build``).
@@ -73,6 +73,7 @@ MODULES = (
     "zvmsim.hardware.occupancy",
     "zvmsim.hardware.pools",
     "zvmsim.hardware.prsm",
+    "zvmsim.monitor.collector",
 )
 GROUP = "zvmsim_native"  # mypyc's shared library: zvmsim_native__mypyc
 MYPY = "mypy==2.4.1"  # the mypyc that builds them (pyproject.toml's dev extra pins it too)

@@ -603,22 +603,22 @@ class MonitorCollector:
             hf = self._user_hf[userid]
             states = dict(zip(_STATE_FIELDS, hf, strict=True))
             unrun_total, unrun_virtual_s = procs.unrun(vm, now)
-            space = self._spaces.get(userid)
+            own = self._spaces.get(userid)
             paging = (
                 {
-                    "page_reads": space.page_reads,
-                    "page_writes": space.page_writes,
-                    "steals": space.steals,
-                    "x_to_ms": space.x_to_ms,
-                    "ms_to_x": space.ms_to_x,
-                    "x_to_ds": space.x_to_ds,
-                    "wss": space.wss,
-                    "reserved": space.reserved,
-                    "resident": space.resident,
-                    "xstor": space.xstor,
-                    "dasd": space.dasd + space.moving,
+                    "page_reads": own.page_reads,
+                    "page_writes": own.page_writes,
+                    "steals": own.steals,
+                    "x_to_ms": own.x_to_ms,
+                    "ms_to_x": own.ms_to_x,
+                    "x_to_ds": own.x_to_ds,
+                    "wss": own.wss,
+                    "reserved": own.reserved,
+                    "resident": own.resident,
+                    "xstor": own.xstor,
+                    "dasd": own.dasd + own.moving,
                 }
-                if space is not None
+                if own is not None
                 else {}
             )
             out.append(
