@@ -3,8 +3,9 @@
 ``python3 bootstrap.py setup`` compiles :data:`MODULES` (the event loop, the
 dispatcher and scheduler, real I/O, the minidisk cache, storage (and z/VM
 6.3's, its age list and frame lock), address spaces, the demand scan and
-paging, the spin lock, VMCF, the monitor's collector, the workload base, the CMS, interactive CMS,
-Linux, compute-bound, VMCF, VDISK-formatting and virtual-storage guests)
+paging, the spin lock, VMCF, the monitor's collector, the workload base, the
+CMS, interactive CMS, Linux, compute-bound, VMCF, VDISK-formatting and
+virtual-storage guests)
 with mypyc into ``build/native/`` beside the ``zvmsim`` folder, when a C
 compiler and Python's headers are there (``python -m zvmsim.native build``).
 Nothing is compiled in place: the ``.py`` files stay the reference, and a

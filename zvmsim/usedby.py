@@ -294,20 +294,17 @@ def uses(
     trial = Trial(registry)
     try:
         trial.apply({})
-        fits = registry.fits
-        out: dict[str, set[Variant]] = {c.name: set() for c in fits}
+        out: dict[str, set[Variant]] = {c.name: set() for c in registry.fits}
         tried: set[str] = set()
-
-        own = {c.name: c.file.removeprefix("scenarios/").removesuffix(".toml") for c in fits}
 
         def open_for(c: Constant, scenario: str) -> bool:
             """Whether *scenario*'s variants may still find *c* used (a scenario
-            file's constant: its own scenario's only)."""
+            file's constant: its own scenario's only, see :func:`place_read`)."""
             found = out[c.name]
             return (
                 (enough is None or len(found) < enough)
                 and all(v[0] != scenario for v in found)
-                and (not c.file.startswith("scenarios/") or own[c.name] == scenario)
+                and (not c.file.startswith("scenarios/") or ("scenario", scenario) in place_read(c))
             )
 
         for variant in chosen if chosen is not None else variants():
