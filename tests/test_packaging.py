@@ -154,6 +154,15 @@ def test_every_imported_module_is_a_declared_dependency() -> None:
         assert package in declared and package in conda, f"{module} is run, so it must be declared"
 
 
+def test_nbformat_imports_without_building_iri_parsers() -> None:
+    """jsonschema stays below 4.25 (pyproject.toml): from 4.25 on, importing nbformat
+    imports rfc3987-syntax, whose Earley parsers cost every Jupyter server 2.4 s."""
+    code = "import sys, nbformat; print('rfc3987_syntax' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
+
+
 # ---- bootstrap.py: root, and a Python without venv/pip ----
 
 
