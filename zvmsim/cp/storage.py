@@ -280,7 +280,10 @@ class Storage:
         ``reorder_cpu_s`` of processor time since its last reorder, at a
         demand scan or, once a scan has armed it, at its own next dispatch
         (:meth:`reorder_due`): the guests' reorders come on their own
-        schedules, so they seldom hold several processors at once.
+        schedules, so they seldom hold several processors at once. Each guest
+        was last reordered before the run, at a point of its cycle drawn at
+        random when the demand scan first meets it: like guests that run alike
+        are not all reordered at the first scan and in step from then on.
         Returns whether the reorder was done.
         """
         vm = space.vm
@@ -292,7 +295,10 @@ class Storage:
             return False
         used = vm.tcpu_s
         last = self._reordered.get(space.name)
-        if last is not None and used - last < self._reorder_gap:
+        if last is None:  # it was last reordered before the run, somewhere in its cycle
+            last = used - self.reorder_rnd.random() * self._reorder_gap
+            self._reordered[space.name] = last
+        if used - last < self._reorder_gap:
             return False  # it has run too little since its last reorder
         self._reordered[space.name] = used
         jitter = self._reorder_jitter
