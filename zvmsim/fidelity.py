@@ -59,11 +59,15 @@ def load_targets(folder: Path = TARGETS_DIR) -> list[dict[str, str]]:
 # (case, knobs, column) -> why; a column written "column@entity" names one entity's row
 KNOWN_MISSES: dict[tuple[str, str, str], str] = {
     ("memory63", "workload=apache-paging", "itr ratio 6.3/6.2"): (
-        "ours 1.143/1.141/1.143 (seeds 1-3) against 1.017 (tolerance to 1.1390): a narrow "
-        "miss since the AWM clients came in (1.43 without them). Before each guest's "
-        "first reorder came at a random point of its cycle (2026-11-27: till then every "
-        "guest was reordered at the first demand scan and like guests stayed in step) it "
-        "was 1.1396/1.1381/1.1376, seeds 2 and 3 just inside. IBM's Apache workload "
+        "ours 1.1391 on seed 1 against 1.017 (tolerance to 1.1390; seeds 2 and 3 pass at "
+        "1.1321 and 1.1366, SEED_MISSES): a narrow miss since the AWM clients came in "
+        "(1.43 without them). On 2026-11-27 each guest's first reorder came to lie at a "
+        "random point of its cycle (till then every guest was reordered at the first "
+        "demand scan and like guests stayed in step: 1.1396/1.1381/1.1376 before, "
+        "1.143/1.141/1.143 after), and the Sweet Spot's storage history came to leave "
+        "each guest's hot set resident (before, the first guests set up had theirs "
+        "stolen by the last, and every guest paged it back in as the run began): "
+        "1.1391/1.1321/1.1366. IBM's Apache workload "
         "runs its clients as Linux guests on the same z/VM, joined to the servers by a "
         "guest LAN (www.vm.ibm.com/perf/reports/zvm/html/apache.html); each file a server "
         "sends costs both ends the Linux stack's and CP's per-packet time, the same "
@@ -639,6 +643,7 @@ SEED_MISSES: dict[tuple[str, str, str], tuple[int, ...]] = {
     ("fine", "", "pct_act@PERFSVM"): (1,),
     ("paging_difficulties", "phase=vdisk-format;escon_chpids=2", "pct_busy@paging volumes"): (1,),
     ("paging_difficulties", "phase=full-volumes", "page_writes@XXPG*"): (3,),
+    ("memory63", "workload=apache-paging", "itr ratio 6.3/6.2"): (1,),
 }
 
 

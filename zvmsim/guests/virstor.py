@@ -105,6 +105,16 @@ class Virstor(Workload):
         cold = space.resident - min(space.wss, space.resident)
         storage.history_clean(space, round(cold * (1.0 - self.p["write_pct"] / 100.0)))  # type: ignore[union-attr]
 
+    def history(self, seconds: float) -> None:
+        """Past transactions, without I/O timing: the hot set is touched all the
+        time, so at the end of any stretch of the past it was resident (what the
+        guests set up before it, :meth:`prepare`, stole from it came back)."""
+        storage, space = self.machine.storage, self.space
+        assert storage is not None
+        storage.first_touch_counted(space, min(space.wss - space.resident, space.fresh))
+        storage.history_counted(space, max(0, space.wss - space.resident))
+        space.referenced = min(space.resident, space.wss)
+
     def run(self) -> Generator[Any, Any, Any]:
         m, vm, rnd, p = self.machine, self.vm, self.rnd, self.p
         storage, cpu, space = m.storage, m.processors, self.space
