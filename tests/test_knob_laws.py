@@ -39,15 +39,16 @@ BROKEN: dict[str, str] = {}  # every law holds
 
 def _runs(law, seed: int, run_data) -> list[tuple[object, RunData]]:
     """(value, run) for each grid value of *law* that runs, for one seed."""
-    knob = load_scenario(law.scenario).knobs[law.knob]
+    scenario = load_scenario(law.scenario)
     skipped = NOT_YET_RUNNING.get((law.scenario, law.knob), ())
     duration = BOOK.durations.get(law.scenario)
     runs = []
     for value in law.grid:
         if value in skipped:
             continue
-        parsed = knob.parse(value)
-        knobs = {} if parsed == knob.default else {law.knob: parsed}
+        knobs = {k: scenario.knobs[k].parse(v) for k, v in law.knobs(value).items()}
+        if not law.base and knobs[law.knob] == scenario.knobs[law.knob].default:
+            knobs = {}  # the defaults' run, shared by every knob of the scenario
         runs.append((value, run_data(law.scenario, seed, duration, **knobs)))
     return runs
 
@@ -158,6 +159,9 @@ def test_every_knob_has_laws_or_says_why_not() -> None:
                 )
             for law in entry.laws:
                 assert set(law.grid) <= set(entry.grid), f"{law.name}: grid outside the knob's"
+                for other, value in law.base:  # the knobs a law holds must exist and take it
+                    assert other != kname, f"{law.name}: holds its own knob"
+                    load_scenario(name).knobs[other].parse(value)
     assert not have, f"laws for knobs that do not exist: {sorted(have)}"
 
 

@@ -39,12 +39,18 @@ class Law:
     abs: float = 0.0
     rel: float = 0.0
     empty: float | None = None
+    base: tuple[tuple[str, Any], ...] = ()  # other knobs held at these values (else defaults)
 
     @property
     def name(self) -> str:
-        """A short id: scenario-knob-REPORT-entity-column."""
+        """A short id: scenario-knob-REPORT-entity-column (and @knob=value for a base)."""
         entity = f"-{self.entity}" if self.entity else ""
-        return f"{self.scenario}-{self.knob}-{self.report}{entity}-{self.column}"
+        held = "".join(f"@{k}={_value(v)}" for k, v in self.base)
+        return f"{self.scenario}-{self.knob}-{self.report}{entity}-{self.column}{held}"
+
+    def knobs(self, value: Any) -> dict[str, Any]:
+        """The knob settings of the run for grid *value*: the base, and the knob."""
+        return {**dict(self.base), self.knob: value}
 
     def figure(self) -> str:
         """The figure in words: report, row and column."""
@@ -109,6 +115,7 @@ def load(path: Path = LAWS) -> Book:
                 abs=float(law.get("abs", 0.0)),
                 rel=float(law.get("rel", 0.0)),
                 empty=law.get("empty"),
+                base=tuple(sorted(law.get("base", {}).items())),
             )
             for law in entry.get("law", ())
         )
@@ -128,7 +135,8 @@ def page(book: Book) -> str:
         "",
         "Which way each knob of each scenario must move its key figures, as a z/VM",
         "performance analyst would say it. `tests/test_knob_laws.py` checks every law",
-        "over the knob's grid, one knob at a time from the scenario's defaults, for",
+        "over the knob's grid, one knob at a time from the scenario's defaults (or, for",
+        "a law whose grid says *with*, from those other knobs' settings), for",
         "three seeds: every pair of grid values, earlier against later, may differ the",
         "wrong way by no more than the noise margin (an absolute amount plus a share",
         "of the earlier figure). A law the simulation breaks today is a strict xfail",
@@ -155,6 +163,8 @@ def page(book: Book) -> str:
         lines += ["| law | figure | direction | margin | grid |", "|---|---|---|---|---|"]
         for law in knob.laws:
             part = ", ".join(_value(v) for v in law.grid)
+            if law.base:
+                part += " (with " + ", ".join(f"{k}={_value(v)}" for k, v in law.base) + ")"
             row = [law.says, law.figure(), DIRECTIONS[law.direction], law.margin(), part]
             lines.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
         lines.append("")
