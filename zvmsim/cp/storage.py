@@ -747,6 +747,14 @@ class Storage:
         self.history_counted(space, min(space.xstor + space.dasd, count - first))
         space.referenced = space.resident
 
+    def history_hot(self, space: Space) -> None:
+        """A counted space's hot set (``space.wss`` pages) is touched all the time: at
+        the end of any stretch of the past it is resident (new pages first, the rest
+        brought in by :meth:`history_counted`, without I/O timing)."""
+        self.first_touch_counted(space, min(space.wss - space.resident, space.fresh))
+        self.history_counted(space, max(0, space.wss - space.resident))
+        space.referenced = min(space.resident, space.wss)
+
     def history_counted(self, space: Space, n: int) -> None:
         """Bring *n* non-resident pages of a counted space in, with no I/O timing.
 

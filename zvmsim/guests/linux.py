@@ -294,10 +294,7 @@ class LinuxServer(Workload):
         storage = self.machine.storage
         if cold > 0 and missing > 0:
             storage.history_counted(space, round(touches * missing / cold))  # type: ignore[union-attr]
-        # the hot set is touched all the time: at the end of any stretch it is resident
-        storage.first_touch_counted(space, min(space.wss - space.resident, space.fresh))  # type: ignore[union-attr]
-        storage.history_counted(space, max(0, space.wss - space.resident))  # type: ignore[union-attr]
-        space.referenced = min(space.resident, space.wss)
+        storage.history_hot(space)  # type: ignore[union-attr]
 
     def run(self) -> Generator[Any, Any, Any]:
         m, vm = self.machine, self.vm

@@ -109,11 +109,9 @@ class Virstor(Workload):
         """Past transactions, without I/O timing: the hot set is touched all the
         time, so at the end of any stretch of the past it was resident (what the
         guests set up before it, :meth:`prepare`, stole from it came back)."""
-        storage, space = self.machine.storage, self.space
+        storage = self.machine.storage
         assert storage is not None
-        storage.first_touch_counted(space, min(space.wss - space.resident, space.fresh))
-        storage.history_counted(space, max(0, space.wss - space.resident))
-        space.referenced = min(space.resident, space.wss)
+        storage.history_hot(self.space)
 
     def run(self) -> Generator[Any, Any, Any]:
         m, vm, rnd, p = self.machine, self.vm, self.rnd, self.p
